@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {
     "DEBUG": "false",
-    "SECRET_KEY": "kq3-Vt8ZrW0pLm5yXc2NbA7sDf4GhJ9uEi1oRw6TyUz-PaQe",
+    "SECRET_KEY": "kq3-Vt8ZrW0pLm5yXc2NbA7sDf4GhJ9uEi1oRw6TyUz-PaQe-Lk2Nm7Bv",
     "ALLOWED_HOSTS": "agon.example.org",
     "CSRF_TRUSTED_ORIGINS": "https://agon.example.org",
 }
