@@ -8,6 +8,7 @@ formulas with worked examples.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 
 def dropped_scores(
@@ -45,3 +46,101 @@ def dropped_scores(
         for seat in side:
             result[seat] = score
     return result
+
+
+# --- Time weighting (section 21) ------------------------------------------------------
+#
+# "The gist is that we consider points *per time*. We can squarely compare two and three
+# player games if we multiply the points of the three player table by three, and those of
+# the two player table by two." A turn of about 40 minutes holds 3 games at a 2-player
+# table and 2 at a 3-player table ("Let the three player tables play two games per turn,
+# one clockwise and one anti-clockwise. In that period two-player tables should finish
+# three games."), so an even turn is worth 3 * 3 * 2 = 18 = 2 * 3 * 3 at either table.
+
+
+@dataclass(frozen=True)
+class ScoringSettings:
+    """Tournament settings for scoring; the defaults are the book's values.
+
+    ``games_per_turn`` and ``factors`` map a table size to its value. ``bye_score`` and
+    ``absence_score`` are round scores; ``bye_score=None`` means an even result at a
+    2-player table (what a bye is worth when nobody gains from it), ``late_score`` is what
+    a late entrant gets for each round before her entry.
+    """
+
+    target: int = 3
+    team_target: int = 5
+    games_per_turn: tuple[tuple[int, int], ...] = ((2, 3), (3, 2))
+    factors: tuple[tuple[int, float], ...] = ((2, 2.0), (3, 3.0))
+    bye_score: float | None = None
+    absence_score: float = 0.0
+    late_score: float = 0.0
+
+    def games_for(self, table_size: int) -> int:
+        for size, games in self.games_per_turn:
+            if size == table_size:
+                return games
+        raise ValueError(f"no games per turn set for {table_size}-player tables")
+
+    def factor_for(self, table_size: int) -> float:
+        for size, factor in self.factors:
+            if size == table_size:
+                return factor
+        raise ValueError(f"no time factor set for {table_size}-player tables")
+
+    def even_round_score(self, table_size: int = 2) -> float:
+        """A round score when every game of the turn ends even (target per game each)."""
+        return self.target * self.games_for(table_size) * self.factor_for(table_size)
+
+    def bye_round_score(self) -> float:
+        return self.even_round_score(2) if self.bye_score is None else self.bye_score
+
+
+DEFAULT_SETTINGS = ScoringSettings()
+
+
+def match_scores(
+    games: Sequence[Sequence[int]],
+    target: int = 3,
+    teams: Sequence[Sequence[int]] | None = None,
+) -> list[float]:
+    """Per-seat sum of dropped scores over the games a table played in one turn.
+
+    Each game lists pieces out per seat (seats keep their index even when the moving
+    order changes). An unfinished game, stopped when the turn ended, simply counts the
+    pieces out so far: the dropped score stays zero-sum for any pieces out.
+    """
+    if not games:
+        raise ValueError("a match needs at least one game")
+    total = [0.0] * len(games[0])
+    for game in games:
+        if len(game) != len(total):
+            raise ValueError("every game of a match has the same seats")
+        for seat, score in enumerate(dropped_scores(game, target, teams)):
+            total[seat] += score
+    return total
+
+
+def round_scores(
+    games: Sequence[Sequence[int]],
+    settings: ScoringSettings = DEFAULT_SETTINGS,
+    teams: Sequence[Sequence[int]] | None = None,
+    factor: float | None = None,
+) -> list[float]:
+    """A table's round (turn) scores: match scores times the table's time factor.
+
+    ``factor`` overrides the settings (e.g. for a 2 vs 2 team table, which the book does
+    not weigh; section 21 only says it "could be integrated"). Team tables score with
+    ``settings.team_target`` (section 3: "The team that has a total of 5 pieces out first
+    wins").
+    """
+    seats = len(games[0]) if games else 0
+    if teams is None:
+        target = settings.target
+        weight = settings.factor_for(seats) if factor is None else factor
+    else:
+        target = settings.team_target
+        if factor is None:
+            raise ValueError("team tables need an explicit factor")
+        weight = factor
+    return [score * weight for score in match_scores(games, target, teams)]
