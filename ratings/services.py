@@ -45,3 +45,17 @@ def rating_job_run(*, job_id: int) -> RatingJob | None:
         job.finished_at = timezone.now()
         job.save(update_fields=["result", "status", "finished_at"])
     return job
+
+
+def rating_period_queue(
+    *, round_id: int, by: AbstractBaseUser | AnonymousUser | None = None
+) -> RatingJob:
+    """A round (or club evening) closed: rate that period."""
+    return rating_job_queue(kind=RatingJob.Kind.PERIOD, scope={"round": round_id}, by=by)
+
+
+def rating_recompute_queue(
+    *, round_id: int, by: AbstractBaseUser | AnonymousUser | None = None
+) -> RatingJob:
+    """An old result changed: recompute from that round on."""
+    return rating_job_queue(kind=RatingJob.Kind.RECOMPUTE, scope={"from_round": round_id}, by=by)

@@ -1,0 +1,76 @@
+"""Game records: per-seat pieces out, and optionally the move record that the rules
+engine replayed to derive them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+MAX_SEATS = 4
+
+
+class Game(models.Model):
+    """One game of a table's match (section 21: "some n people playing once").
+
+    Pieces out are stored per seat position in `out_1..out_4` (not a JSON list) so the
+    database itself can refuse values outside 0..target.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "not played yet"
+        FINISHED = "finished", "finished"
+        UNFINISHED = "unfinished", "unfinished (the turn ended)"
+
+    class Direction(models.TextChoices):
+        CLOCKWISE = "clockwise", "clockwise"
+        WIDDERSHINS = "widdershins", "widdershins"
+
+    table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    # Which seat position moves first, and the direction play goes round the table
+    # (section 21: three players play "clockwise, and widdershins").
+    first_position = models.PositiveSmallIntegerField(default=1)
+    direction = models.CharField(
+        max_length=12, choices=Direction.choices, default=Direction.CLOCKWISE
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    target = models.PositiveSmallIntegerField(default=3)
+    out_1 = models.PositiveSmallIntegerField(null=True, blank=True)
+    out_2 = models.PositiveSmallIntegerField(null=True, blank=True)
+    out_3 = models.PositiveSmallIntegerField(null=True, blank=True)
+    out_4 = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Colours that went out, per seat position in order, e.g. {"1": ["r", "w"]}.
+    colours_out = models.JSONField(default=dict, blank=True)
+    # The record in the book's notation, in playing order; empty when only pieces out
+    # were entered.
+    moves = models.JSONField(default=list, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    entered_at = models.DateTimeField(null=True, blank=True)
+    # Optimistic concurrency: a write names the version it saw; a stale one is refused.
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="game_unique_number"),
+            *[
+                models.CheckConstraint(
+                    condition=Q(**{f"out_{i}__isnull": True}) | Q(**{f"out_{i}__lte": F("target")}),
+                    name=f"game_out_{i}_within_target",
+                )
+                for i in range(1, MAX_SEATS + 1)
+            ],
+            models.CheckConstraint(
+                condition=Q(status="pending") | Q(out_1__isnull=False, out_2__isnull=False),
+                name="game_result_has_pieces_out",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.number} of {self.table}"
+
+    def out_list(self, seats: int) -> list[int | None]:
+        return [getattr(self, f"out_{i}") for i in range(1, seats + 1)]

@@ -1,0 +1,273 @@
+"""Clubs, players, tournaments and their rounds (the book's *turns*), tables and seats.
+
+The words are the book's (section 21): a *game* is n people playing once, a *match* the
+games of one table in every seating order, a *round (turn)* about 40 minutes in which
+2-player tables play 3 games and 3-player tables 2.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=120, unique=True)
+    slug = models.SlugField(max_length=120, unique=True)
+    city = models.CharField(max_length=120, blank=True)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="organised_clubs"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A person who plays; an account is optional (most club players have none)."""
+
+    name = models.CharField(max_length=120)
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+    )
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="player_unique_name_in_club")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tournament(models.Model):
+    class Kind(models.TextChoices):
+        SWISS = "swiss", "Swiss tournament"
+        ROUND_ROBIN = "round_robin", "Round-robin league"
+        EVENING = "evening", "Club evening"
+
+    class Policy(models.TextChoices):
+        PAIRS_TRIPLE = "pairs+triple", "2-player tables, one 3-player table when odd"
+        PREFER_TRIPLES = "prefer-triples", "prefer 3-player tables"
+        PAIRS_BYE = "pairs+bye", "2-player tables and a bye when odd"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "draft"
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
+    name = models.CharField(max_length=160)
+    slug = models.SlugField(max_length=160, unique=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.SWISS)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    published = models.BooleanField(
+        default=False, help_text="Published tournaments are visible to everyone."
+    )
+    date = models.DateField(null=True, blank=True)
+    rounds_planned = models.PositiveSmallIntegerField(default=5)
+    policy = models.CharField(max_length=16, choices=Policy.choices, default=Policy.PAIRS_TRIPLE)
+    # Section 21: "Let the three player tables play two games per turn ... two-player
+    # tables should finish three games", then multiply by 3 and by 2.
+    games_per_turn_2 = models.PositiveSmallIntegerField(default=3)
+    games_per_turn_3 = models.PositiveSmallIntegerField(default=2)
+    factor_2 = models.DecimalField(max_digits=5, decimal_places=2, default=2)
+    factor_3 = models.DecimalField(max_digits=5, decimal_places=2, default=3)
+    target = models.PositiveSmallIntegerField(default=3, help_text="Pieces out to win.")
+    bye_score = models.DecimalField(
+        max_digits=6,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text="Weighted round score of a bye; empty = an even result.",
+    )
+    absence_score = models.DecimalField(max_digits=6, decimal_places=2, default=0)
+    tiebreaks = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Tie-break order, e.g. ['opponents', 'median', 'direct', 'wins', 'rating'].",
+    )
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="directed_tournaments"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-date", "-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(target__gte=1) & Q(target__lte=5), name="tournament_target_1_5"
+            ),
+            models.CheckConstraint(
+                condition=Q(games_per_turn_2__gte=1) & Q(games_per_turn_3__gte=1),
+                name="tournament_games_per_turn_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A player's entry in a tournament or club evening."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "active"
+        WITHDRAWN = "withdrawn", "withdrawn"
+        LATE = "late", "late entry"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    seed = models.PositiveIntegerField(help_text="1 = strongest; orders the first round.")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    rating = models.IntegerField(null=True, blank=True, help_text="Rating at entry, if known.")
+    checked_in = models.BooleanField(default=False)
+    joined_round = models.PositiveSmallIntegerField(default=1)
+    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seed"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_once"),
+            models.UniqueConstraint(fields=["tournament", "seed"], name="entry_unique_seed"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+    @property
+    def pairable(self) -> bool:
+        return self.status != self.Status.WITHDRAWN
+
+
+class Round(models.Model):
+    """A round, which the book calls a *turn* (section 21: about 40 minutes)."""
+
+    class Status(models.TextChoices):
+        PAIRED = "paired", "paired (not yet published)"
+        PUBLISHED = "published", "published"
+        CLOSED = "closed", "closed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PAIRED)
+    created_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+
+class Table(models.Model):
+    """One table of a round; a bye is a table of one with no games."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    is_bye = models.BooleanField(default=False)
+    # The private link for players to report their own table's results.
+    report_token = models.CharField(max_length=32, unique=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.number} of {self.round}"
+
+
+class Seat(models.Model):
+    """A player's place at a table; position 1 moves first in the table's first game."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    # Denormalised so the database itself keeps a player to one seat per round.
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="seat_once_per_round"),
+            models.UniqueConstraint(fields=["table", "position"], name="seat_unique_position"),
+            models.CheckConstraint(
+                condition=Q(position__gte=1) & Q(position__lte=5), name="seat_position_1_5"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position} of {self.table}"
+
+
+class AuditEntry(models.Model):
+    """Who changed what after the fact (edits after a round is closed, withdrawals...)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    action = models.CharField(max_length=64)
+    target = models.CharField(max_length=120, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.target}".strip()
+
+
+class ForbiddenPair(models.Model):
+    """Two entries the organiser never seats together (family, same small club)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="forbidden_pairs"
+    )
+    first = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "first", "second"], name="forbid_once"),
+            models.CheckConstraint(condition=~Q(first=models.F("second")), name="forbid_two"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first.player} / {self.second.player}"

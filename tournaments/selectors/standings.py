@@ -1,0 +1,78 @@
+"""Reads for standings: a fixed number of queries, whatever the field size, feeding the
+pure scoring and standings cores."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from games.models import Game
+from tournaments.models import Seat, Tournament
+from tournaments.scoring import ScoringSettings
+
+
+def scoring_settings(tournament: Tournament) -> ScoringSettings:
+    return ScoringSettings(
+        target=tournament.target,
+        games_per_turn=((2, tournament.games_per_turn_2), (3, tournament.games_per_turn_3)),
+        factors=((2, float(tournament.factor_2)), (3, float(tournament.factor_3))),
+        bye_score=None if tournament.bye_score is None else float(tournament.bye_score),
+        absence_score=float(tournament.absence_score),
+    )
+
+
+@dataclass
+class TableRecord:
+    """One table of one round as plain data: entry ids by seat position, and the
+    pieces out of each game with a result (per seat position)."""
+
+    round: int
+    number: int
+    is_bye: bool
+    entries: list[int]
+    games: list[list[int]] = field(default_factory=list)
+    games_played: int = 0
+
+
+def tournament_tables(*, tournament: Tournament, closed_only: bool = False) -> list[TableRecord]:
+    """Every table with its seats and results, in two queries."""
+    seats = Seat.objects.filter(round__tournament=tournament)
+    if closed_only:
+        seats = seats.filter(round__status="closed")
+    rows = seats.order_by("round__number", "table__number", "position").values_list(
+        "table_id", "round__number", "table__number", "table__is_bye", "entry_id"
+    )
+    tables: dict[int, TableRecord] = {}
+    for table_id, number, table_number, is_bye, entry_id in rows:
+        record = tables.get(table_id)
+        if record is None:
+            record = tables[table_id] = TableRecord(number, table_number, is_bye, [])
+        record.entries.append(entry_id)
+    games = (
+        Game.objects.filter(table_id__in=tables.keys())
+        .exclude(status=Game.Status.PENDING)
+        .order_by("table_id", "number")
+        .values_list("table_id", "out_1", "out_2", "out_3", "out_4")
+    )
+    for table_id, *outs in games:
+        record = tables[table_id]
+        record.games.append([int(o) for o in outs[: len(record.entries)]])
+        record.games_played += 1
+    return list(tables.values())
+
+
+def tournament_scores(*, tournament: Tournament) -> dict[int, float]:
+    """Total weighted score per entry over the closed rounds (what the pairing ranks by)."""
+    from tournaments.scoring import round_scores
+
+    settings = scoring_settings(tournament)
+    totals: dict[int, float] = defaultdict(float)
+    for table in tournament_tables(tournament=tournament, closed_only=True):
+        if table.is_bye:
+            totals[table.entries[0]] += settings.bye_round_score()
+        elif table.games:
+            for entry, score in zip(
+                table.entries, round_scores(table.games, settings), strict=True
+            ):
+                totals[entry] += score
+    return dict(totals)

@@ -1,0 +1,201 @@
+"""Entering results: pieces out per seat, or a move record the rules engine replays.
+
+Two devices entering the same game: each write names the game's version it saw; the
+second gets a ConflictError instead of silently overwriting the first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games import pentagame
+from games.models import Game
+from tournaments.models import Round, Seat
+
+from .audit import audit_record
+from .errors import ConflictError, ServiceError
+
+User = AbstractBaseUser | AnonymousUser | None
+
+
+def _seats(game: Game) -> int:
+    return Seat.objects.filter(table_id=game.table_id).count()
+
+
+def _game_snapshot(game: Game, seats: int) -> dict[str, Any]:
+    return {
+        "status": game.status,
+        "out": game.out_list(seats),
+        "moves": list(game.moves),
+        "colours_out": dict(game.colours_out),
+    }
+
+
+def _validate_out(out: Sequence[int | None], seats: int, target: int, finished: bool) -> list[int]:
+    if len(out) != seats:
+        raise ServiceError(f"give pieces out for all {seats} seats", field="out")
+    values: list[int] = []
+    for position, value in enumerate(out, start=1):
+        if value is None:
+            raise ServiceError(f"seat {position}: pieces out missing", field=f"out_{position}")
+        if not 0 <= value <= target:
+            raise ServiceError(
+                f"seat {position}: pieces out must be between 0 and {target}, not {value}",
+                field=f"out_{position}",
+            )
+        values.append(int(value))
+    if finished and max(values) < target:
+        raise ServiceError(
+            f"a finished game needs a winner with {target} pieces out; "
+            "mark it unfinished if the turn ended",
+            field="out",
+        )
+    return values
+
+
+def _write(
+    *,
+    game: Game,
+    version: int | None,
+    by: User,
+    status: str,
+    out: list[int],
+    moves: list[str],
+    colours_out: dict[str, list[str]],
+) -> Game:
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().select_related("table__round").get(pk=game.pk)
+        if version is not None and locked.version != version:
+            raise ConflictError(
+                f"game {locked.number} at table {locked.table.number} was changed by someone "
+                "else meanwhile; reload to see their result",
+                field="version",
+            )
+        round_ = locked.table.round
+        if round_.status == Round.Status.PAIRED:
+            raise ServiceError("results can be entered once the round is published")
+        seats = len(out)
+        before = _game_snapshot(locked, seats) if locked.status != Game.Status.PENDING else None
+        user = by if isinstance(by, AbstractBaseUser) else None
+        fields: dict[str, Any] = {
+            "status": status,
+            "moves": moves,
+            "colours_out": colours_out,
+            "entered_by": user,
+            "entered_at": timezone.now(),
+            "version": F("version") + 1,
+        }
+        for i in range(1, 5):
+            fields[f"out_{i}"] = out[i - 1] if i <= seats else None
+        Game.objects.filter(pk=locked.pk).update(**fields)
+        locked.refresh_from_db()
+        closed = round_.status == Round.Status.CLOSED
+        if closed or before is not None:
+            audit_record(
+                tournament=round_.tournament,
+                by=by,
+                action="edit result" if before else "enter result",
+                target=f"round {round_.number} table {locked.table.number} game {locked.number}",
+                before=before,
+                after=_game_snapshot(locked, seats),
+            )
+        if closed:
+            # History changed: ratings from this round on are recomputed.
+            from ratings.services import rating_recompute_queue
+
+            rating_recompute_queue(round_id=round_.pk, by=by)
+    return locked
+
+
+def game_record_out(
+    *,
+    game: Game,
+    out: Sequence[int | None],
+    finished: bool = True,
+    version: int | None = None,
+    by: User = None,
+) -> Game:
+    """Record pieces out per seat position (1..n)."""
+    seats = _seats(game)
+    values = _validate_out(out, seats, game.target, finished)
+    status = Game.Status.FINISHED if finished else Game.Status.UNFINISHED
+    return _write(
+        game=game, version=version, by=by, status=status, out=values, moves=[], colours_out={}
+    )
+
+
+def _moving_order(game: Game, seats: int) -> list[int]:
+    """Seat positions in the order they move in this game (engine seat k = order[k-1])."""
+    ring = list(range(1, seats + 1))
+    start = ring.index(game.first_position)
+    ring = ring[start:] + ring[:start]
+    if game.direction == Game.Direction.WIDDERSHINS:
+        ring = [ring[0], *reversed(ring[1:])]
+    return ring
+
+
+def game_record_moves(
+    *,
+    game: Game,
+    moves: Sequence[str],
+    finished: bool | None = None,
+    version: int | None = None,
+    by: User = None,
+) -> Game:
+    """Replay a move record with the rules engine and store it with the pieces out it
+    yields. An illegal record is refused with the engine's ply and reason; nothing is
+    saved. A record that stops before the end counts as unfinished (the turn ended)."""
+    seats = _seats(game)
+    record = {"players": seats, "variant": "standard", "moves": list(moves)}
+    try:
+        result = pentagame.replay(record)
+    except pentagame.PentagameError as exc:
+        raise ServiceError(f"the move record cannot be read: {exc}", field="moves") from None
+    if not result.ok:
+        error = result.error
+        assert error is not None
+        raise ServiceError(f"ply {error.ply} `{error.move}`: {error.reason}", field="moves")
+    if finished and not result.finished:
+        raise ServiceError(
+            f"the record ends after {result.plies} plies without a winner", field="moves"
+        )
+    order = _moving_order(game, seats)
+    out = [0] * seats
+    colours: dict[str, list[str]] = {}
+    for engine_seat, position in enumerate(order):
+        out[position - 1] = result.out[engine_seat]
+        colours[str(position)] = list(result.out_colours[engine_seat])
+    status = Game.Status.FINISHED if result.finished else Game.Status.UNFINISHED
+    normalised = [str(m) for m in moves]
+    return _write(
+        game=game,
+        version=version,
+        by=by,
+        status=status,
+        out=out,
+        moves=normalised,
+        colours_out=colours,
+    )
+
+
+def game_import_events(
+    *, game: Game, events: Any, version: int | None = None, by: User = None
+) -> Game:
+    """Import a game from the online client's JSON event list."""
+    try:
+        imported = pentagame.import_events(events)
+    except pentagame.PentagameError as exc:
+        raise ServiceError(f"the event list cannot be imported: {exc}", field="events") from None
+    if imported.record["players"] != _seats(game):
+        raise ServiceError(
+            f"the imported game has {imported.record['players']} players, this table "
+            f"{_seats(game)}",
+            field="events",
+        )
+    return game_record_moves(game=game, moves=imported.record["moves"], version=version, by=by)

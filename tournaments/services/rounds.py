@@ -1,0 +1,249 @@
+"""Pairing, publishing, re-pairing and closing rounds (the book's turns)."""
+
+from __future__ import annotations
+
+import secrets
+from collections import defaultdict
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.models import Game
+from tournaments.models import Entry, ForbiddenPair, Round, Seat, Table, Tournament
+from tournaments.pairing import Meeting, Pairing, PairingError, PairingPlayer, pair_round
+from tournaments.pairing.first_move import game_orders
+from tournaments.selectors.standings import tournament_scores
+
+from .audit import audit_record
+from .errors import ConflictError, ServiceError
+
+User = AbstractBaseUser | AnonymousUser | None
+
+
+def _pairable(tournament: Tournament, number: int) -> list[Entry]:
+    entries = tournament.entries.select_related("player").exclude(status=Entry.Status.WITHDRAWN)
+    entries = entries.filter(joined_round__lte=number)
+    if tournament.kind == Tournament.Kind.EVENING:
+        # At a club evening only those checked in at the door play.
+        entries = entries.filter(checked_in=True)
+    return list(entries.order_by("seed"))
+
+
+def _history(tournament: Tournament) -> tuple[list[Meeting], set[int], set[int], dict[int, int]]:
+    """Earlier meetings, who had a 3-player table or a bye, and first moves per entry."""
+    seats = Seat.objects.filter(round__tournament=tournament).values_list(
+        "table_id", "entry_id", "position", "round__number", "table__is_bye"
+    )
+    tables: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
+    had_bye: set[int] = set()
+    for table_id, entry_id, position, number, is_bye in seats:
+        if is_bye:
+            had_bye.add(entry_id)
+        else:
+            tables[table_id].append((entry_id, position, number))
+    met: list[Meeting] = []
+    had_triple: set[int] = set()
+    position_entry: dict[tuple[int, int], int] = {}
+    for table_id, rows in tables.items():
+        for i, (a, pos_a, number) in enumerate(rows):
+            position_entry[(table_id, pos_a)] = a
+            for b, _, _ in rows[i + 1 :]:
+                met.append(Meeting(str(a), str(b), number))
+            if len(rows) == 3:
+                had_triple.add(a)
+    starts: dict[int, int] = defaultdict(int)
+    firsts = Game.objects.filter(table__round__tournament=tournament).values_list(
+        "table_id", "first_position"
+    )
+    for table_id, first in firsts:
+        if len(tables.get(table_id, ())) == 2:
+            starts[position_entry[(table_id, first)]] += 1
+    return met, had_triple, had_bye, starts
+
+
+def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
+    entries = _pairable(tournament, number)
+    if len(entries) < 2:
+        raise ServiceError(f"round {number} needs at least two players; {len(entries)} can play")
+    met, had_triple, had_bye, starts = _history(tournament)
+    scores = tournament_scores(tournament=tournament)
+    players = [
+        PairingPlayer(
+            id=str(e.pk),
+            # First round by seed: everyone has 0 points, so the seed decides.
+            score=scores.get(e.pk, 0.0),
+            seed=e.seed,
+            starts=starts.get(e.pk, 0),
+        )
+        for e in entries
+    ]
+    forbidden = [
+        (str(a), str(b))
+        for a, b in ForbiddenPair.objects.filter(tournament=tournament).values_list(
+            "first_id", "second_id"
+        )
+    ]
+    try:
+        return pair_round(
+            players,
+            met=met,
+            forbidden=forbidden,
+            had_triple=[str(e) for e in had_triple],
+            had_bye=[str(e) for e in had_bye],
+            policy=tournament.policy,  # type: ignore[arg-type]
+        )
+    except PairingError as exc:
+        raise ServiceError(f"no valid pairing for round {number}: {exc}") from None
+
+
+def _write_tables(tournament: Tournament, round_: Round, pairing: Pairing) -> None:
+    seats: list[Seat] = []
+    games: list[Game] = []
+    number = 0
+    for table_seats in pairing.tables:
+        number += 1
+        table = Table.objects.create(
+            round=round_, number=number, report_token=secrets.token_urlsafe(16)
+        )
+        n = len(table_seats.seats)
+        for position, entry_id in enumerate(table_seats.seats, start=1):
+            seats.append(Seat(table=table, round=round_, entry_id=int(entry_id), position=position))
+        per_turn = tournament.games_per_turn_2 if n == 2 else tournament.games_per_turn_3
+        order_ids = [str(p) for p in range(1, n + 1)]
+        for g, order in enumerate(game_orders(order_ids, per_turn), start=1):
+            # Section 21: three players play "clockwise, and widdershins".
+            clockwise = n < 3 or tuple(order) == tuple(order_ids)
+            games.append(
+                Game(
+                    table=table,
+                    number=g,
+                    first_position=int(order[0]),
+                    direction=Game.Direction.CLOCKWISE if clockwise else Game.Direction.WIDDERSHINS,
+                    target=tournament.target,
+                )
+            )
+    if pairing.bye is not None:
+        number += 1
+        table = Table.objects.create(
+            round=round_, number=number, is_bye=True, report_token=secrets.token_urlsafe(16)
+        )
+        seats.append(Seat(table=table, round=round_, entry_id=int(pairing.bye), position=1))
+    Seat.objects.bulk_create(seats)
+    Game.objects.bulk_create(games)
+
+
+def round_pair_next(*, tournament: Tournament, by: User = None) -> Round:
+    """Pair the next round. Two organisers pressing the button at once get one round:
+    the tournament row is locked, and the unique round number is the last guard."""
+    try:
+        with transaction.atomic():
+            tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+            last = tournament.rounds.order_by("-number").first()
+            if last is not None and last.status != Round.Status.CLOSED:
+                raise ConflictError(f"round {last.number} is not closed yet")
+            number = 1 if last is None else last.number + 1
+            if tournament.kind != Tournament.Kind.EVENING and number > tournament.rounds_planned:
+                raise ServiceError(f"all {tournament.rounds_planned} rounds have been played")
+            pairing = _compute_pairing(tournament, number)
+            round_ = Round.objects.create(tournament=tournament, number=number)
+            _write_tables(tournament, round_, pairing)
+            if tournament.status == Tournament.Status.DRAFT:
+                tournament.status = Tournament.Status.RUNNING
+                tournament.save(update_fields=["status"])
+            audit_record(
+                tournament=tournament,
+                by=by,
+                action="pair",
+                target=f"round {number}",
+                after=pairing.as_json(),
+            )
+    except IntegrityError:
+        raise ConflictError("this round was just paired by someone else; reload") from None
+    return round_
+
+
+def _unpublished(round_: Round) -> Round:
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status != Round.Status.PAIRED:
+        raise ConflictError(f"round {round_.number} is already published")
+    return round_
+
+
+def round_repair(*, round: Round, by: User = None) -> Round:  # noqa: A002
+    """Throw away an unpublished round's tables and pair it again."""
+    with transaction.atomic():
+        round_ = _unpublished(round)
+        tournament = round_.tournament
+        round_.tables.all().delete()
+        # Pair as if this round did not exist yet.
+        number = round_.number
+        round_.delete()
+        round_ = Round.objects.create(tournament=tournament, number=number)
+        _write_tables(tournament, round_, _compute_pairing(tournament, number))
+        audit_record(tournament=tournament, by=by, action="re-pair", target=f"round {number}")
+    return round_
+
+
+def round_swap_seats(*, round: Round, first: Entry, second: Entry, by: User = None) -> None:  # noqa: A002
+    """The organiser's manual swap before publishing: two players change tables."""
+    with transaction.atomic():
+        round_ = _unpublished(round)
+        a = Seat.objects.select_for_update().get(round=round_, entry=first)
+        b = Seat.objects.select_for_update().get(round=round_, entry=second)
+        if a.table_id == b.table_id:
+            raise ServiceError("both players sit at the same table already", field="second")
+        a_table, a_pos, b_table, b_pos = a.table_id, a.position, b.table_id, b.position
+        # Delete and re-create: (round, entry) and (table, position) are unique.
+        a.delete()
+        b.delete()
+        Seat.objects.create(round=round_, entry=first, table_id=b_table, position=b_pos)
+        Seat.objects.create(round=round_, entry=second, table_id=a_table, position=a_pos)
+        audit_record(
+            tournament=round_.tournament,
+            by=by,
+            action="swap",
+            target=f"round {round_.number}",
+            after=[first.player.name, second.player.name],
+        )
+
+
+def round_publish(*, round: Round, by: User = None) -> Round:  # noqa: A002
+    with transaction.atomic():
+        round_ = _unpublished(round)
+        round_.status = Round.Status.PUBLISHED
+        round_.published_at = timezone.now()
+        round_.save(update_fields=["status", "published_at"])
+    return round_
+
+
+def round_close(*, round: Round, by: User = None, force: bool = False) -> Round:  # noqa: A002
+    """Close a round; every game must have a result unless ``force`` (the turn ended and
+    unplayed games score nothing). Queues the ratings job once committed."""
+    from ratings.services import rating_period_queue
+
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().get(pk=round.pk)
+        if round_.status == Round.Status.CLOSED:
+            return round_
+        if round_.status != Round.Status.PUBLISHED:
+            raise ConflictError(f"round {round_.number} must be published before it is closed")
+        missing = Game.objects.filter(table__round=round_, status=Game.Status.PENDING)
+        if missing.exists() and not force:
+            tables = sorted({g.table.number for g in missing.select_related("table")})
+            raise ServiceError(
+                f"results missing at table(s) {', '.join(map(str, tables))}", field="round"
+            )
+        round_.status = Round.Status.CLOSED
+        round_.closed_at = timezone.now()
+        round_.save(update_fields=["status", "closed_at"])
+        tournament = round_.tournament
+        if (
+            tournament.kind != Tournament.Kind.EVENING
+            and round_.number >= tournament.rounds_planned
+        ):
+            tournament.status = Tournament.Status.FINISHED
+            tournament.save(update_fields=["status"])
+        audit_record(tournament=tournament, by=by, action="close", target=f"round {round_.number}")
+        rating_period_queue(round_id=round_.pk, by=by)
+    return round_
