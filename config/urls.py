@@ -4,6 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from tournaments import views as tournament_views
+from tournaments import views_manage as tournament_views_manage
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),
@@ -11,6 +12,8 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    path("t/", include("tournaments.urls")),
+    path("report/<str:token>/", tournament_views_manage.table_report, name="table-report"),
     path("ratings/", include("ratings.urls")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

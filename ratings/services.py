@@ -59,3 +59,10 @@ def rating_recompute_queue(
 ) -> RatingJob:
     """An old result changed: recompute from that round on."""
     return rating_job_queue(kind=RatingJob.Kind.RECOMPUTE, scope={"from_round": round_id}, by=by)
+
+
+def rating_evening_queue(
+    *, tournament_id: int, by: AbstractBaseUser | AnonymousUser | None = None
+) -> RatingJob:
+    """A club evening closed: rate it as one period."""
+    return rating_job_queue(kind=RatingJob.Kind.PERIOD, scope={"evening": tournament_id}, by=by)

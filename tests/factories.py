@@ -10,9 +10,15 @@ class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
+        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}")
-    password = factory.PostGenerationMethodCall("set_password", "secret-pass-123")
+
+    @factory.post_generation
+    def password(self, create: bool, extracted: str | None, **kwargs: object) -> None:
+        self.set_password(extracted or "secret-pass-123")
+        if create:
+            self.save()
 
 
 class ClubFactory(factory.django.DjangoModelFactory):

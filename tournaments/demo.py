@@ -1,9 +1,178 @@
-"""The demo data set of the quick start; grows with each capability."""
+"""The demo data set of the quick start: a club of 24 players, a Swiss tournament with
+finished rounds whose games were played move by move through the rules engine, and a
+club evening. Idempotent: what exists already is left alone."""
 
 from __future__ import annotations
 
+import datetime as dt
+import random
+
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from games.models import Game
+from games.pentagame import replay
+from games.pentagame.playout import random_game
+from tournaments.models import Club, Entry, Round, Tournament
+from tournaments.services.entries import entries_paste, entry_check_in
+from tournaments.services.evenings import evening_close
+from tournaments.services.results import game_record_moves, game_record_out
+from tournaments.services.rounds import round_close, round_pair_next, round_publish
+
+NAMES = [
+    "Jan Suchanek",
+    "Anna Berger",
+    "Bert Okafor",
+    "Cleo Marchetti",
+    "Dora Lindqvist",
+    "Emil Novak",
+    "Fatma Yilmaz",
+    "Gustav Brandt",
+    "Hanna Kowalski",
+    "Ivo Petrov",
+    "Jule Hartmann",
+    "Kai Nakamura",
+    "Lena Fischer",
+    "Malte Jensen",
+    "Nina Rossi",
+    "Oskar Weber",
+    "Paula Schmidt",
+    "Quentin Laurent",
+    "Rosa Alvarez",
+    "Sven Olsen",
+    "Tara Murphy",
+    "Uwe Krüger",
+    "Vera Sokolova",
+    "Wim de Vries",
+]
+SWISS = "autumn-swiss-2026"
+EVENING = "club-evening-2026-11-18"
+
+
+def _strengths(rng: random.Random) -> dict[str, float]:
+    return {name: rng.gauss(0.0, 1.0) for name in NAMES}
+
+
+def _play_game(
+    game: Game, names: list[str], strengths: dict[str, float], rng: random.Random
+) -> None:
+    """Play a legal game with the engine: draw the winner by strength, then take the
+    first random legal game that this player wins."""
+    n = len(names)
+    order = _order(game, n)
+    weights = [2.718 ** strengths[names[p - 1]] for p in order]
+    winner = rng.choices(range(n), weights=weights)[0]
+    for seed in range(rng.randrange(10**6), 10**7):
+        moves = random_game(n, seed=seed, max_plies=1500)
+        result = replay({"players": n, "variant": "standard", "moves": moves})
+        if result.finished and result.out[winner] == max(result.out):
+            game_record_moves(game=game, moves=moves)
+            return
+
+
+def _order(game: Game, n: int) -> list[int]:
+    ring = list(range(1, n + 1))
+    start = ring.index(game.first_position)
+    ring = ring[start:] + ring[:start]
+    if game.direction == Game.Direction.WIDDERSHINS:
+        ring = [ring[0], *reversed(ring[1:])]
+    return ring
+
+
+def _play_round(
+    round_: Round, strengths: dict[str, float], rng: random.Random, upto: int | None = None
+) -> None:
+    games = (
+        Game.objects.filter(table__round=round_)
+        .select_related("table")
+        .order_by("table__number", "number")
+    )
+    for i, game in enumerate(games):
+        if upto is not None and i >= upto:
+            break
+        names = [s.entry.player.name for s in game.table.seats.select_related("entry__player")]
+        _play_game(game, names, strengths, rng)
+
+
+def _swiss(
+    club: Club, organiser: AbstractBaseUser, strengths: dict[str, float], rng: random.Random
+) -> None:
+    tournament = Tournament.objects.create(
+        club=club,
+        name="Autumn Swiss 2026",
+        slug=SWISS,
+        kind=Tournament.Kind.SWISS,
+        published=True,
+        date=dt.date(2026, 11, 14),
+        rounds_planned=5,
+        created_by=organiser,
+    )
+    tournament.directors.add(organiser)
+    field = NAMES[:23]  # odd on purpose: every round has one 3-player table
+    ratings = sorted(field, key=lambda n: -strengths[n])
+    entries_paste(
+        tournament=tournament,
+        text="\n".join(f"{n}, {1500 + round(strengths[n] * 150)}" for n in ratings),
+        by=organiser,
+    )
+    for number in range(1, 5):
+        round_ = round_pair_next(tournament=tournament, by=organiser)
+        round_publish(round=round_, by=organiser)
+        if number < 4:
+            _play_round(round_, strengths, rng)
+            round_close(round=round_, by=organiser)
+        else:
+            _play_round(round_, strengths, rng, upto=9)  # round 4 is being played
+
+
+def _evening(
+    club: Club, organiser: AbstractBaseUser, strengths: dict[str, float], rng: random.Random
+) -> None:
+    tournament = Tournament.objects.create(
+        club=club,
+        name="Club evening 18 November",
+        slug=EVENING,
+        kind=Tournament.Kind.EVENING,
+        published=True,
+        date=dt.date(2026, 11, 18),
+        created_by=organiser,
+    )
+    tournament.directors.add(organiser)
+    present = NAMES[5:14]
+    entries_paste(tournament=tournament, text="\n".join(present), by=organiser)
+    for entry in Entry.objects.filter(tournament=tournament):
+        entry_check_in(entry=entry)
+    for _ in range(2):
+        round_ = round_pair_next(tournament=tournament, by=organiser)
+        round_publish(round=round_, by=organiser)
+        for game in Game.objects.filter(table__round=round_).select_related("table"):
+            n = game.table.seats.count()
+            names = [s.entry.player.name for s in game.table.seats.select_related("entry__player")]
+            if rng.random() < 0.5:
+                _play_game(game, names, strengths, rng)
+            else:  # typed from the score sheet: pieces out only
+                out = [rng.randint(0, 2) for _ in range(n)]
+                out[rng.randrange(n)] = 3
+                game_record_out(game=game, out=out)
+        round_close(round=round_, by=organiser)
+    evening_close(tournament=tournament, by=organiser)
 
 
 def demo_load(*, organiser: AbstractBaseUser) -> str:
-    return "Demo: nothing to load yet."
+    rng = random.Random(2026)
+    strengths = _strengths(rng)
+    club, _ = Club.objects.get_or_create(
+        slug="pentagame-club-hamburg",
+        defaults={"name": "Pentagame Club Hamburg", "city": "Hamburg"},
+    )
+    club.organisers.add(organiser)
+    done = []
+    if not Tournament.objects.filter(slug=SWISS).exists():
+        with transaction.atomic():
+            _swiss(club, organiser, strengths, rng)
+        done.append("Swiss tournament")
+    if not Tournament.objects.filter(slug=EVENING).exists():
+        with transaction.atomic():
+            _evening(club, organiser, strengths, rng)
+        done.append("club evening")
+    return "Demo loaded: " + ", ".join(done) if done else "Demo already loaded; nothing added."

@@ -215,7 +215,9 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     # Denormalised so the database itself keeps a player to one seat per round.
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+    # RESTRICT, not PROTECT: a played entry cannot be deleted on its own (withdraw it),
+    # yet deleting the whole tournament still cascades through it.
+    entry = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="seats")
     position = models.PositiveSmallIntegerField()
 
     class Meta:

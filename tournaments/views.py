@@ -1,14 +1,47 @@
+"""Public pages: published tournaments, their rounds, standings and players; exports."""
+
 from __future__ import annotations
 
+import csv
+import json
+
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.db.models import Count, Prefetch, Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
+
+from games.models import Game
+
+from .models import Club, Entry, Round, Seat, Tournament
+from .permissions import can_direct, can_view
+from .selectors.rounds import round_tables
+from .selectors.standings import tournament_standings
+
+
+def _tournament(request: HttpRequest, slug: str) -> Tournament:
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+    if not can_view(request.user, tournament):
+        raise Http404("no such tournament")
+    return tournament
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {})
+    visible = Q(published=True)
+    if request.user.is_authenticated:
+        visible |= Q(directors=request.user) | Q(club__organisers=request.user)
+        if request.user.is_staff:
+            visible = Q()
+    tournaments = (
+        Tournament.objects.filter(visible)
+        .distinct()
+        .select_related("club")
+        .annotate(players=Count("entries", distinct=True))
+        .order_by("-date", "-created_at")
+    )
+    clubs = Club.objects.annotate(members=Count("players")).order_by("name")
+    return render(request, "home.html", {"tournaments": tournaments, "clubs": clubs})
 
 
 @require_GET
@@ -17,3 +50,152 @@ def healthz(request: HttpRequest) -> HttpResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"ok": True, "database": connection.vendor})
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    rounds = tournament.rounds.order_by("number")
+    if not can_direct(request.user, tournament):
+        rounds = rounds.exclude(status=Round.Status.PAIRED)
+    standings = tournament_standings(tournament=tournament)
+    return render(
+        request,
+        "tournaments/detail.html",
+        {
+            "tournament": tournament,
+            "rounds": rounds,
+            "standings": standings,
+            "can_direct": can_direct(request.user, tournament),
+        },
+    )
+
+
+def _standings_csv(tournament: Tournament) -> HttpResponse:
+    standings = tournament_standings(tournament=tournament)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
+    writer = csv.writer(response)
+    writer.writerow(
+        ["rank", "player", "score", "rounds", "games", "per game", "per match"]
+        + [label for label in standings.tiebreak_labels]
+    )
+    for row in standings.rows:
+        writer.writerow(
+            [row.rank, row.name, row.score, row.rounds, row.games, row.per_game, row.per_match]
+            + list(row.tiebreaks)
+        )
+    return response
+
+
+@require_GET
+def tournament_standings_view(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    fmt = request.GET.get("format")
+    if fmt == "csv":
+        return _standings_csv(tournament)
+    standings = tournament_standings(tournament=tournament)
+    if fmt == "json":
+        return JsonResponse(standings.as_json())
+    template = "tournaments/projector.html" if "projector" in request.GET else None
+    return render(
+        request,
+        template or "tournaments/standings.html",
+        {"tournament": tournament, "standings": standings},
+    )
+
+
+@require_GET
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    director = can_direct(request.user, tournament)
+    if round_.status == Round.Status.PAIRED and not director:
+        raise Http404("this round is not published yet")
+    tables = round_tables(round_=round_)
+    fmt = request.GET.get("format")
+    if fmt in {"csv", "json"}:
+        return _pairings_export(tournament, round_, tables, fmt)
+    return render(
+        request,
+        "tournaments/round.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "tables": tables,
+            "can_direct": director,
+            "print": "print" in request.GET,
+        },
+    )
+
+
+def _pairings_export(
+    tournament: Tournament,
+    round_: Round,
+    tables: list,
+    fmt: str,  # type: ignore[type-arg]
+) -> HttpResponse:
+    data = [
+        {
+            "table": t.number,
+            "bye": t.is_bye,
+            "players": [s.name for s in t.seats],
+            "round_scores": [s.round_score for s in t.seats],
+        }
+        for t in tables
+    ]
+    if fmt == "json":
+        return JsonResponse({"tournament": tournament.slug, "round": round_.number, "tables": data})
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="{tournament.slug}-round-{round_.number}.csv"'
+    )
+    writer = csv.writer(response)
+    writer.writerow(["table", "seat", "player", "round score"])
+    for row in data:
+        for seat, (name, score) in enumerate(
+            zip(row["players"], row["round_scores"], strict=True), start=1
+        ):
+            writer.writerow(["bye" if row["bye"] else row["table"], seat, name, score])
+    return response
+
+
+@require_GET
+def entry_detail(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    entry = get_object_or_404(
+        Entry.objects.select_related("player"), tournament=tournament, pk=entry_id
+    )
+    visible_rounds = Round.objects.filter(tournament=tournament)
+    if not can_direct(request.user, tournament):
+        visible_rounds = visible_rounds.exclude(status=Round.Status.PAIRED)
+    seats = (
+        Seat.objects.filter(entry=entry, round__in=visible_rounds)
+        .select_related("table", "round")
+        .prefetch_related(
+            Prefetch("table__seats", queryset=Seat.objects.select_related("entry__player")),
+            Prefetch("table__games", queryset=Game.objects.order_by("number")),
+        )
+        .order_by("round__number")
+    )
+    standings = tournament_standings(tournament=tournament)
+    row = next((r for r in standings.rows if r.entry_id == entry.pk), None)
+    return render(
+        request,
+        "tournaments/entry.html",
+        {"tournament": tournament, "entry": entry, "seats": seats, "row": row},
+    )
+
+
+@require_GET
+def tournament_export(request: HttpRequest, slug: str) -> HttpResponse:
+    """The whole tournament as one JSON document that another installation can import."""
+    from .services.transfer import tournament_export_document
+
+    tournament = _tournament(request, slug)
+    document = tournament_export_document(tournament=tournament)
+    response = HttpResponse(
+        json.dumps(document, indent=1, ensure_ascii=False), content_type="application/json"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.json"'
+    return response

@@ -76,3 +76,75 @@ def tournament_scores(*, tournament: Tournament) -> dict[int, float]:
             ):
                 totals[entry] += score
     return dict(totals)
+
+
+@dataclass
+class StandingRow:
+    rank: int
+    entry_id: int
+    name: str
+    score: float
+    rounds: int
+    games: int
+    per_game: float
+    per_match: float
+    tiebreaks: tuple[float, ...]
+    withdrawn: bool = False
+    notes: str = ""
+
+
+@dataclass
+class Standings:
+    rows: list[StandingRow]
+    tiebreak_labels: list[str]
+    rounds_closed: int
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "rounds_closed": self.rounds_closed,
+            "tiebreaks": self.tiebreak_labels,
+            "rows": [
+                {
+                    "rank": r.rank,
+                    "entry": r.entry_id,
+                    "player": r.name,
+                    "score": r.score,
+                    "rounds": r.rounds,
+                    "games": r.games,
+                    "per_game": r.per_game,
+                    "per_match": r.per_match,
+                    "tiebreaks": list(r.tiebreaks),
+                    "withdrawn": r.withdrawn,
+                }
+                for r in self.rows
+            ],
+        }
+
+
+def tournament_standings(*, tournament: Tournament) -> Standings:
+    """Provisional: totals only, ranked by score then seed."""
+    from tournaments.models import Entry
+
+    scores = tournament_scores(tournament=tournament)
+    entries = list(tournament.entries.select_related("player").order_by("seed"))
+    rows = sorted(entries, key=lambda e: (-scores.get(e.pk, 0.0), e.seed))
+    closed = tournament.rounds.filter(status="closed").count()
+    return Standings(
+        rows=[
+            StandingRow(
+                rank=i + 1,
+                entry_id=e.pk,
+                name=e.player.name,
+                score=scores.get(e.pk, 0.0),
+                rounds=0,
+                games=0,
+                per_game=0.0,
+                per_match=0.0,
+                tiebreaks=(),
+                withdrawn=e.status == Entry.Status.WITHDRAWN,
+            )
+            for i, e in enumerate(rows)
+        ],
+        tiebreak_labels=[],
+        rounds_closed=closed,
+    )

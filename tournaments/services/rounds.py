@@ -67,6 +67,10 @@ def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
     if len(entries) < 2:
         raise ServiceError(f"round {number} needs at least two players; {len(entries)} can play")
     met, had_triple, had_bye, starts = _history(tournament)
+    if tournament.kind == Tournament.Kind.EVENING:
+        from .evenings import evening_tables
+
+        return evening_tables(tournament=tournament, entries=entries, starts=starts)
     scores = tournament_scores(tournament=tournament)
     players = [
         PairingPlayer(
@@ -245,5 +249,7 @@ def round_close(*, round: Round, by: User = None, force: bool = False) -> Round:
             tournament.status = Tournament.Status.FINISHED
             tournament.save(update_fields=["status"])
         audit_record(tournament=tournament, by=by, action="close", target=f"round {round_.number}")
-        rating_period_queue(round_id=round_.pk, by=by)
+        if tournament.kind != Tournament.Kind.EVENING:
+            # An evening is rated as one period when it closes (services/evenings.py).
+            rating_period_queue(round_id=round_.pk, by=by)
     return round_

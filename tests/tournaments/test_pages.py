@@ -1,0 +1,174 @@
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.urls import reverse
+
+from games.models import Game
+from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.models import AuditEntry, Round, Tournament
+from tournaments.services.results import game_record_out
+from tournaments.services.rounds import round_close, round_pair_next, round_publish
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser(client):
+    user = UserFactory(username="org")
+    club = ClubFactory(name="Hamburg", slug="hamburg")
+    club.organisers.add(user)
+    client.force_login(user)
+    return user
+
+
+def test_an_organiser_runs_a_round_through_the_pages(client, organiser):
+    club = organiser.organised_clubs.get()
+    response = client.post(
+        reverse("tournament-create"),
+        {
+            "club": club.pk,
+            "name": "Winter Open",
+            "kind": "swiss",
+            "rounds_planned": 3,
+            "policy": "pairs+triple",
+            "games_per_turn_2": 3,
+            "games_per_turn_3": 2,
+            "factor_2": "2",
+            "factor_3": "3",
+            "target": 3,
+            "absence_score": "0",
+            "published": "on",
+        },
+    )
+    tournament = Tournament.objects.get(slug="winter-open")
+    assert response.status_code == 302
+    client.post(reverse("entries-paste", args=["winter-open"]), {"players": "A\nB\nC\nD\nE"})
+    assert tournament.entries.count() == 5
+    client.post(reverse("round-pair", args=["winter-open"]))
+    round_ = tournament.rounds.get()
+    page = client.get(reverse("tournament-manage", args=["winter-open"]))
+    assert b"Publish round 1" in page.content
+    client.post(reverse("round-action", args=["winter-open", 1, "publish"]))
+    for game in Game.objects.filter(table__round=round_).select_related("table"):
+        seats = game.table.seats.count()
+        data = {"game": game.pk, "version": game.version, "finished": "1", "out_1": 3, "out_2": 1}
+        if seats == 3:
+            data["out_3"] = 2
+        r = client.post(reverse("round-results", args=["winter-open", 1]), data)
+        assert r.status_code == 302
+    assert not Game.objects.filter(table__round=round_, status="pending").exists()
+    client.post(reverse("round-action", args=["winter-open", 1, "close"]))
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.CLOSED
+    standings = client.get(reverse("tournament-standings", args=["winter-open"]) + "?format=json")
+    rows = standings.json()["rows"]
+    assert len(rows) == 5
+    # Zero-sum per game: a table of 2 (3 games x 6 x factor 2) + one of 3 (2 games x 9 x 3).
+    assert sum(r["score"] for r in rows) == pytest.approx(3 * 6 * 2 + 2 * 9 * 3)
+
+
+def test_a_bad_result_is_reported_next_to_the_game_and_nothing_is_saved(client, organiser):
+    tournament = tournament_with_players(2, club=organiser.organised_clubs.get())
+    round_ = round_pair_next(tournament=tournament)
+    round_publish(round=round_)
+    game = Game.objects.filter(table__round=round_).first()
+    response = client.post(
+        reverse("round-results", args=[tournament.slug, 1]),
+        {"game": game.pk, "version": game.version, "finished": "1", "out_1": 3, "out_2": 9},
+        follow=True,
+    )
+    assert b"seat 2: pieces out must be between 0 and 3, not 9" in response.content
+    game.refresh_from_db()
+    assert game.status == "pending"
+
+
+def test_directors_of_another_tournament_are_refused(client):
+    tournament = tournament_with_players(4)
+    client.force_login(UserFactory(username="stranger"))
+    response = client.post(reverse("round-pair", args=[tournament.slug]))
+    assert response.status_code == 403
+    assert not tournament.rounds.exists()
+
+
+def test_unpublished_tournaments_and_rounds_are_hidden_from_the_public(client):
+    hidden = tournament_with_players(4, published=False)
+    assert client.get(reverse("tournament-detail", args=[hidden.slug])).status_code == 404
+    shown = tournament_with_players(4)
+    round_pair_next(tournament=shown)
+    assert client.get(reverse("tournament-detail", args=[shown.slug])).status_code == 200
+    assert client.get(reverse("round-detail", args=[shown.slug, 1])).status_code == 404
+
+
+def test_players_report_their_own_table_through_the_private_link(client):
+    tournament = tournament_with_players(2)
+    round_ = round_pair_next(tournament=tournament)
+    round_publish(round=round_)
+    table = round_.tables.get()
+    game = table.games.get(number=1)
+    url = reverse("table-report", args=[table.report_token])
+    assert client.get(url).status_code == 200
+    client.post(
+        url, {"game": game.pk, "version": game.version, "finished": "1", "out_1": 1, "out_2": 3}
+    )
+    game.refresh_from_db()
+    assert game.out_list(2) == [1, 3]
+    assert client.get(reverse("table-report", args=["not-a-token"])).status_code == 404
+
+
+def test_exports_and_a_lossless_import(client, organiser):
+    tournament = tournament_with_players(5, club=organiser.organised_clubs.get())
+    round_ = round_pair_next(tournament=tournament)
+    round_publish(round=round_)
+    for game in Game.objects.filter(table__round=round_).select_related("table"):
+        game_record_out(game=game, out=[3, 0, 1][: game.table.seats.count()])
+    round_close(round=round_)
+    csv_text = client.get(reverse("tournament-standings", args=[tournament.slug]) + "?format=csv")
+    assert csv_text.content.decode().splitlines()[0].startswith("rank,player,score")
+    pairings = client.get(
+        reverse("round-detail", args=[tournament.slug, 1]) + "?format=json"
+    ).json()
+    assert sum(len(t["players"]) for t in pairings["tables"]) == 5
+    document = client.get(reverse("tournament-export", args=[tournament.slug])).json()
+    before = client.get(
+        reverse("tournament-standings", args=[tournament.slug]) + "?format=json"
+    ).json()
+    tournament.delete()
+    upload = io.BytesIO(json.dumps(document).encode())
+    upload.name = "t.json"
+    client.post(reverse("tournament-import"), {"document": upload})
+    again = client.get(reverse("tournament-export", args=[document["tournament"]["slug"]])).json()
+    assert again == document
+    after = client.get(
+        reverse("tournament-standings", args=[document["tournament"]["slug"]]) + "?format=json"
+    ).json()
+    assert [(r["player"], r["score"]) for r in after["rows"]] == [
+        (r["player"], r["score"]) for r in before["rows"]
+    ]
+
+
+def test_an_import_of_a_broken_document_creates_nothing(client, organiser):
+    upload = io.BytesIO(
+        b'{"format": "agon-tournament", "version": 1, "club": {"slug": "x", "name": "X"}}'
+    )
+    upload.name = "t.json"
+    response = client.post(reverse("tournament-import"), {"document": upload}, follow=True)
+    assert b"incomplete or malformed" in response.content
+    assert not Tournament.objects.exists()
+
+
+def test_editing_a_closed_round_through_the_page_is_audited(client, organiser):
+    tournament = tournament_with_players(2, club=organiser.organised_clubs.get())
+    round_ = round_pair_next(tournament=tournament)
+    round_publish(round=round_)
+    for game in Game.objects.filter(table__round=round_):
+        game_record_out(game=game, out=[3, 2])
+    round_close(round=round_)
+    game = Game.objects.filter(table__round=round_).first()
+    client.post(
+        reverse("round-results", args=[tournament.slug, 1]),
+        {"game": game.pk, "version": game.version, "finished": "1", "out_1": 2, "out_2": 3},
+    )
+    assert AuditEntry.objects.filter(action="edit result", user__username="org").exists()

@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.text import slugify
+
+from .models import Club, Entry, Tournament
+
+
+class TournamentForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = [
+            "club",
+            "name",
+            "kind",
+            "date",
+            "rounds_planned",
+            "policy",
+            "games_per_turn_2",
+            "games_per_turn_3",
+            "factor_2",
+            "factor_3",
+            "target",
+            "bye_score",
+            "absence_score",
+            "published",
+        ]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+        labels = {
+            "rounds_planned": "Rounds (turns) planned",
+            "games_per_turn_2": "Games per turn at a 2-player table",
+            "games_per_turn_3": "Games per turn at a 3-player table",
+            "factor_2": "Time factor, 2-player table",
+            "factor_3": "Time factor, 3-player table",
+        }
+
+    def __init__(self, *args: Any, clubs: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if clubs is not None:
+            self.fields["club"].queryset = clubs
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"].strip()
+        slug = slugify(name)
+        if not slug:
+            raise forms.ValidationError("the name needs at least one letter or digit")
+        clash = Tournament.objects.filter(slug=slug).exclude(pk=self.instance.pk)
+        if clash.exists():
+            raise forms.ValidationError("a tournament with this name exists already")
+        return name
+
+    def save(self, commit: bool = True) -> Tournament:
+        tournament: Tournament = super().save(commit=False)
+        tournament.slug = slugify(tournament.name)
+        if commit:
+            tournament.save()
+            self.save_m2m()
+        return tournament
+
+
+class PasteEntriesForm(forms.Form):
+    players = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6, "placeholder": "Anna, 1620\nBert\nCleo, 1500"}),
+        help_text="One player per line, optionally followed by a comma and a rating.",
+    )
+
+
+class ForbiddenPairForm(forms.Form):
+    first = forms.ModelChoiceField(queryset=Entry.objects.none())
+    second = forms.ModelChoiceField(queryset=Entry.objects.none())
+    reason = forms.CharField(max_length=120, required=False)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        entries = tournament.entries.select_related("player")
+        self.fields["first"].queryset = entries
+        self.fields["second"].queryset = entries
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("first") and data.get("first") == data.get("second"):
+            self.add_error("second", "choose two different players")
+        return data
+
+
+class SwapForm(ForbiddenPairForm):
+    pass
+
+
+class ResultForm(forms.Form):
+    """Pieces out per seat, or a move record in the book's notation (or the online
+    client's JSON event list)."""
+
+    out_1 = forms.IntegerField(required=False)
+    out_2 = forms.IntegerField(required=False)
+    out_3 = forms.IntegerField(required=False)
+    finished = forms.BooleanField(required=False, initial=True)
+    moves = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        help_text="Optional: the move record, one move per line or separated by commas; "
+        "or the online client's JSON event list.",
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class ClubForm(forms.ModelForm):
+    class Meta:
+        model = Club
+        fields = ["name", "city"]

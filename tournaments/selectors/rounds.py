@@ -1,0 +1,95 @@
+"""A round's tables as plain rows for pages and exports (three queries)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from games.letters import colour_letter
+from games.models import Game
+from tournaments.models import Round, Seat, Table
+from tournaments.scoring import round_scores
+
+from .standings import scoring_settings
+
+
+@dataclass
+class SeatRow:
+    position: int
+    entry_id: int
+    name: str
+    round_score: float | None = None
+
+
+@dataclass
+class GameRow:
+    id: int
+    number: int
+    first_position: int
+    direction: str
+    status: str
+    out: list[int | None]
+    letters: list[str]
+    moves: int
+    version: int
+
+    @property
+    def played(self) -> bool:
+        return self.status != Game.Status.PENDING
+
+
+@dataclass
+class TableRow:
+    id: int
+    number: int
+    is_bye: bool
+    report_token: str
+    seats: list[SeatRow] = field(default_factory=list)
+    games: list[GameRow] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return all(g.played for g in self.games)
+
+
+def round_tables(*, round_: Round) -> list[TableRow]:
+    settings = scoring_settings(round_.tournament)
+    tables = {
+        t.pk: TableRow(t.pk, t.number, t.is_bye, t.report_token)
+        for t in Table.objects.filter(round=round_).order_by("number")
+    }
+    for seat in (
+        Seat.objects.filter(round=round_).select_related("entry__player").order_by("position")
+    ):
+        tables[seat.table_id].seats.append(
+            SeatRow(seat.position, seat.entry_id, seat.entry.player.name)
+        )
+    games_by_table: dict[int, list[Game]] = defaultdict(list)
+    for game in Game.objects.filter(table__round=round_).order_by("number"):
+        games_by_table[game.table_id].append(game)
+    for table in tables.values():
+        n = len(table.seats)
+        for game in games_by_table[table.id]:
+            table.games.append(
+                GameRow(
+                    id=game.pk,
+                    number=game.number,
+                    first_position=game.first_position,
+                    direction=game.direction,
+                    status=game.status,
+                    out=game.out_list(n),
+                    letters=[
+                        colour_letter(game.colours_out.get(str(p), [])) for p in range(1, n + 1)
+                    ],
+                    moves=len(game.moves),
+                    version=game.version,
+                )
+            )
+        if table.is_bye:
+            table.seats[0].round_score = settings.bye_round_score()
+            continue
+        played = [[int(o or 0) for o in g.out] for g in table.games if g.played]
+        if played:
+            for seat, score in zip(table.seats, round_scores(played, settings), strict=True):
+                seat.round_score = score
+    return list(tables.values())

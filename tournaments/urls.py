@@ -1,0 +1,42 @@
+from django.urls import path
+
+from . import views, views_manage
+
+urlpatterns = [
+    path("new/", views_manage.tournament_create, name="tournament-create"),
+    path("import/", views_manage.tournament_import, name="tournament-import"),
+    path("<slug:slug>/", views.tournament_detail, name="tournament-detail"),
+    path("<slug:slug>/standings/", views.tournament_standings_view, name="tournament-standings"),
+    path("<slug:slug>/export.json", views.tournament_export, name="tournament-export"),
+    path("<slug:slug>/rounds/<int:number>/", views.round_detail, name="round-detail"),
+    path("<slug:slug>/players/<int:entry_id>/", views.entry_detail, name="entry-detail"),
+    path("<slug:slug>/manage/", views_manage.tournament_manage, name="tournament-manage"),
+    path("<slug:slug>/manage/settings/", views_manage.tournament_edit, name="tournament-edit"),
+    path("<slug:slug>/manage/entries/paste/", views_manage.entries_paste, name="entries-paste"),
+    path("<slug:slug>/manage/entries/reseed/", views_manage.entries_reseed, name="entries-reseed"),
+    path(
+        "<slug:slug>/manage/entries/<int:entry_id>/withdraw/",
+        views_manage.entry_withdraw,
+        name="entry-withdraw",
+    ),
+    path(
+        "<slug:slug>/manage/entries/<int:entry_id>/check-in/",
+        views_manage.entry_check_in,
+        name="entry-check-in",
+    ),
+    path("<slug:slug>/manage/forbidden/", views_manage.forbidden_add, name="forbidden-add"),
+    path("<slug:slug>/manage/rounds/pair/", views_manage.round_pair, name="round-pair"),
+    path(
+        "<slug:slug>/manage/rounds/<int:number>/results/",
+        views_manage.round_results,
+        name="round-results",
+    ),
+    path(
+        "<slug:slug>/manage/rounds/<int:number>/<str:action>/",
+        views_manage.round_action,
+        name="round-action",
+    ),
+    path(
+        "<slug:slug>/manage/close-evening/", views_manage.evening_close_view, name="evening-close"
+    ),
+]

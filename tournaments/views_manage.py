@@ -1,0 +1,363 @@
+"""Organiser pages: create a tournament, enter players, pair, publish, enter results,
+close. Every write goes through a service; its ServiceError becomes a message."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from games.models import Game
+
+from .forms import ForbiddenPairForm, PasteEntriesForm, ResultForm, SwapForm, TournamentForm
+from .models import Club, Entry, ForbiddenPair, Round, Table, Tournament
+from .permissions import can_direct
+from .selectors.rounds import round_tables
+from .services import entries as entry_services
+from .services import rounds as round_services
+from .services.errors import ServiceError
+from .services.evenings import evening_close
+from .services.results import game_import_events, game_record_moves, game_record_out
+
+View = Callable[..., HttpResponse]
+
+
+def director_required(view: View) -> View:
+    """Load the tournament named by the URL and refuse anyone who may not run it."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        tournament = get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+        if not can_direct(request.user, tournament):
+            raise PermissionDenied("only this tournament's directors may do that")
+        return view(request, tournament, *args, **kwargs)
+
+    return wrapper
+
+
+def _back(tournament: Tournament, fragment: str = "") -> HttpResponseRedirect:
+    return redirect(reverse("tournament-manage", args=[tournament.slug]) + fragment)
+
+
+def _run(request: HttpRequest, action: Callable[[], Any], success: str) -> bool:
+    try:
+        action()
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return False
+    messages.success(request, success)
+    return True
+
+
+def _clubs_for(request: HttpRequest) -> Any:
+    if request.user.is_staff:
+        return Club.objects.all()
+    return Club.objects.filter(organisers=request.user)
+
+
+@login_required
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    clubs = _clubs_for(request)
+    if not clubs.exists():
+        raise PermissionDenied("only club organisers can create tournaments")
+    form = TournamentForm(request.POST or None, clubs=clubs)
+    if request.method == "POST" and form.is_valid():
+        tournament = form.save(commit=False)
+        tournament.created_by = request.user
+        tournament.save()
+        tournament.directors.add(request.user)
+        messages.success(request, f"{tournament.name} created; now enter the players.")
+        return _back(tournament)
+    return render(request, "tournaments/form.html", {"form": form, "title": "New tournament"})
+
+
+@director_required
+def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = TournamentForm(request.POST or None, instance=tournament, clubs=_clubs_for(request))
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Settings saved.")
+        return _back(tournament)
+    return render(
+        request,
+        "tournaments/form.html",
+        {"form": form, "title": f"Settings of {tournament.name}", "tournament": tournament},
+    )
+
+
+@director_required
+def tournament_manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    entries = tournament.entries.select_related("player").order_by("seed")
+    rounds = list(tournament.rounds.order_by("number"))
+    current = rounds[-1] if rounds else None
+    return render(
+        request,
+        "tournaments/manage.html",
+        {
+            "tournament": tournament,
+            "entries": entries,
+            "rounds": rounds,
+            "current": current,
+            "tables": round_tables(round_=current) if current else [],
+            "paste_form": PasteEntriesForm(),
+            "forbid_form": ForbiddenPairForm(tournament=tournament),
+            "swap_form": SwapForm(tournament=tournament),
+            "forbidden": ForbiddenPair.objects.filter(tournament=tournament).select_related(
+                "first__player", "second__player"
+            ),
+        },
+    )
+
+
+@require_POST
+@director_required
+def entries_paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = PasteEntriesForm(request.POST)
+    if form.is_valid():
+        text = form.cleaned_data["players"]
+        _run(
+            request,
+            lambda: entry_services.entries_paste(tournament=tournament, text=text, by=request.user),
+            "Players entered.",
+        )
+    else:
+        messages.error(request, "Paste at least one player's name.")
+    return _back(tournament, "#players")
+
+
+@require_POST
+@director_required
+def entries_reseed(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    _run(
+        request,
+        lambda: entry_services.entries_reseed_by_rating(tournament=tournament),
+        "Seeds now follow the ratings.",
+    )
+    return _back(tournament, "#players")
+
+
+@require_POST
+@director_required
+def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
+    _run(
+        request,
+        lambda: entry_services.entry_withdraw(entry=entry, by=request.user),
+        f"{entry.player.name} withdrawn; they will not be paired again.",
+    )
+    return _back(tournament, "#players")
+
+
+@require_POST
+@director_required
+def entry_check_in(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
+    present = request.POST.get("present", "1") == "1"
+    entry_services.entry_check_in(entry=entry, present=present)
+    return _back(tournament, "#players")
+
+
+@require_POST
+@director_required
+def forbidden_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = ForbiddenPairForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        ForbiddenPair.objects.get_or_create(
+            tournament=tournament,
+            first=form.cleaned_data["first"],
+            second=form.cleaned_data["second"],
+            defaults={"reason": form.cleaned_data["reason"]},
+        )
+        messages.success(request, "These two will not be seated together.")
+    else:
+        messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
+    return _back(tournament, "#players")
+
+
+def _round(tournament: Tournament, number: int) -> Round:
+    return get_object_or_404(Round, tournament=tournament, number=number)
+
+
+@require_POST
+@director_required
+def round_pair(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    _run(
+        request,
+        lambda: round_services.round_pair_next(tournament=tournament, by=request.user),
+        "The next round is paired. Check it, then publish it.",
+    )
+    return _back(tournament, "#round")
+
+
+@require_POST
+@director_required
+def round_action(
+    request: HttpRequest, tournament: Tournament, number: int, action: str
+) -> HttpResponse:
+    round_ = _round(tournament, number)
+    user = request.user
+    actions: dict[str, tuple[Callable[[], Any], str]] = {
+        "publish": (
+            lambda: round_services.round_publish(round=round_, by=user),
+            f"Round {number} published.",
+        ),
+        "repair": (
+            lambda: round_services.round_repair(round=round_, by=user),
+            f"Round {number} paired again.",
+        ),
+        "close": (
+            lambda: round_services.round_close(
+                round=round_, by=user, force=request.POST.get("force") == "1"
+            ),
+            f"Round {number} closed; ratings are being computed.",
+        ),
+    }
+    if action == "swap":
+        form = SwapForm(request.POST, tournament=tournament)
+        if not form.is_valid():
+            messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
+            return _back(tournament, "#round")
+        first, second = form.cleaned_data["first"], form.cleaned_data["second"]
+        actions["swap"] = (
+            lambda: round_services.round_swap_seats(
+                round=round_, first=first, second=second, by=user
+            ),
+            f"{first.player.name} and {second.player.name} changed tables.",
+        )
+    if action not in actions:
+        raise PermissionDenied("unknown action")
+    call, success = actions[action]
+    _run(request, call, success)
+    return _back(tournament, "#round")
+
+
+def _save_result(request: HttpRequest, game: Game, form: ResultForm, seats: int) -> None:
+    data = form.cleaned_data
+    moves_text = (data.get("moves") or "").strip()
+    version = data["version"]
+    if moves_text.startswith("["):
+        game_import_events(game=game, events=moves_text, version=version, by=request.user)
+    elif moves_text:
+        moves = [m.strip() for m in moves_text.replace(",", "\n").splitlines() if m.strip()]
+        game_record_moves(game=game, moves=moves, version=version, by=request.user)
+    else:
+        out = [data.get(f"out_{p}") for p in range(1, seats + 1)]
+        game_record_out(
+            game=game,
+            out=out,
+            finished=bool(data.get("finished")),
+            version=version,
+            by=request.user,
+        )
+
+
+def _results_post(request: HttpRequest, game: Game) -> bool:
+    """Validate and save one game's result form; errors become messages naming the game."""
+    seats = game.table.seats.count()
+    form = ResultForm(request.POST)
+    label = f"Table {game.table.number}, game {game.number}"
+    if not form.is_valid():
+        problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
+        messages.error(request, f"{label}: {problems}")
+        return False
+    try:
+        _save_result(request, game, form, seats)
+    except ServiceError as exc:
+        messages.error(request, f"{label}: {exc.message}")
+        return False
+    messages.success(request, f"{label}: result saved.")
+    return True
+
+
+@director_required
+def round_results(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    round_ = _round(tournament, number)
+    if request.method == "POST":
+        game = get_object_or_404(
+            Game.objects.select_related("table"), pk=request.POST.get("game"), table__round=round_
+        )
+        _results_post(request, game)
+        return redirect(
+            reverse("round-results", args=[tournament.slug, number]) + f"#table-{game.table.number}"
+        )
+    return render(
+        request,
+        "tournaments/results.html",
+        {"tournament": tournament, "round": round_, "tables": round_tables(round_=round_)},
+    )
+
+
+def table_report(request: HttpRequest, token: str) -> HttpResponse:
+    """The private link on the printed pairing sheet: players report their own table."""
+    table = get_object_or_404(
+        Table.objects.select_related("round__tournament"), report_token=token, is_bye=False
+    )
+    round_ = table.round
+    open_for_reports = round_.status == Round.Status.PUBLISHED
+    if request.method == "POST":
+        if not open_for_reports:
+            messages.error(request, "This round is closed; ask the organiser to change results.")
+        else:
+            game = get_object_or_404(
+                Game.objects.select_related("table"), pk=request.POST.get("game"), table=table
+            )
+            _results_post(request, game)
+        return redirect("table-report", token=token)
+    rows = [t for t in round_tables(round_=round_) if t.id == table.pk]
+    return render(
+        request,
+        "tournaments/report.html",
+        {
+            "table": rows[0],
+            "round": round_,
+            "tournament": round_.tournament,
+            "open": open_for_reports,
+        },
+    )
+
+
+@require_POST
+@director_required
+def evening_close_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    _run(
+        request,
+        lambda: evening_close(tournament=tournament, by=request.user),
+        "The evening is closed; ratings are being computed.",
+    )
+    return _back(tournament)
+
+
+@login_required
+def tournament_import(request: HttpRequest) -> HttpResponse:
+    from .services.transfer import tournament_import_document
+
+    clubs = _clubs_for(request)
+    if not clubs.exists():
+        raise PermissionDenied("only club organisers can import tournaments")
+    if request.method == "POST":
+        upload = request.FILES.get("document")
+        try:
+            if upload is None:
+                raise ServiceError("choose a tournament JSON file", field="document")
+            try:
+                document = json.loads(upload.read().decode("utf-8"))
+            except (UnicodeDecodeError, ValueError) as exc:
+                raise ServiceError(f"not a JSON document: {exc}", field="document") from None
+            tournament = tournament_import_document(document=document, by=request.user)
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            tournament.directors.add(request.user)
+            messages.success(request, f"{tournament.name} imported.")
+            return _back(tournament)
+    return render(request, "tournaments/import.html", {})
