@@ -39,3 +39,121 @@ class RatingJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk} ({self.status})"
+
+
+SYSTEM_CHOICES = [("glicko2", "Glicko-2"), ("openskill", "OpenSkill"), ("elo", "Elo")]
+
+
+class RatingPeriod(models.Model):
+    """A closed tournament round, or a whole club evening, rated as one period.
+
+    Periods are rated in the order (closed_at, id); a full recomputation walks them in
+    that order, which is what makes it deterministic.
+    """
+
+    round = models.OneToOneField(
+        "tournaments.Round", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    evening = models.OneToOneField(
+        "tournaments.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    closed_at = models.DateTimeField()
+    rated_at = models.DateTimeField(null=True, blank=True)
+    games = models.PositiveIntegerField(default=0)
+    skipped = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["closed_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(round__isnull=False, evening__isnull=True)
+                    | models.Q(round__isnull=True, evening__isnull=False)
+                ),
+                name="period_is_round_or_evening",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.round_id}" if self.round_id else f"evening {self.evening_id}"
+
+
+class PlayerRating(models.Model):
+    """A player's current state in one rating system."""
+
+    player = models.ForeignKey(
+        "tournaments.Player", on_delete=models.CASCADE, related_name="ratings"
+    )
+    system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
+    rating = models.FloatField()
+    deviation = models.FloatField(null=True, blank=True)
+    state = models.JSONField(default=dict)
+    games = models.PositiveIntegerField(default=0)
+    last_played = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-rating"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "system"], name="rating_once_per_system")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.system} {self.rating:.0f}"
+
+
+class PeriodRating(models.Model):
+    """A player's rating before and after one period: the history behind the charts."""
+
+    period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey("tournaments.Player", on_delete=models.CASCADE, related_name="+")
+    system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_after = models.FloatField(null=True, blank=True)
+    state_after = models.JSONField(default=dict)
+    games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["period__closed_at", "period_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["period", "player", "system"], name="period_rating_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.rating_before:.0f}→{self.rating_after:.0f}"
+
+
+class GameRating(models.Model):
+    """The change one game caused to one player's rating."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="ratings")
+    period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey("tournaments.Player", on_delete=models.CASCADE, related_name="+")
+    system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
+    before = models.FloatField()
+    after = models.FloatField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player", "system"], name="game_rating_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.before:.0f}→{self.after:.0f}"
+
+
+class RatingLedger(models.Model):
+    """One row per system, locked by every job: ratings are a chain, so jobs for the same
+    system run one after another whatever the worker count."""
+
+    system = models.CharField(max_length=16, choices=SYSTEM_CHOICES, unique=True)
+    params = models.JSONField(default=dict, blank=True)
+
+    def __str__(self) -> str:
+        return self.system

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 from typing import Any
@@ -11,6 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from .models import RatingJob
+
+logger = logging.getLogger("ratings")
 
 
 def rating_job_queue(
@@ -30,20 +33,53 @@ def rating_job_queue(
     return job
 
 
+def _job_work(job: RatingJob) -> dict[str, Any]:
+    from tournaments.models import Round, Tournament
+
+    from .periods import period_for_evening, period_for_round
+    from .rate import period_rate, ratings_recompute
+
+    scope = job.scope
+    if job.kind == RatingJob.Kind.PERIOD:
+        if "round" in scope:
+            period = period_for_round(Round.objects.get(pk=scope["round"]))
+        else:
+            period = period_for_evening(Tournament.objects.get(pk=scope["evening"]))
+        return {"period": period.pk, "outcome": period_rate(period=period)}
+    if job.kind == RatingJob.Kind.RECOMPUTE:
+        start = None
+        if "from_round" in scope:
+            round_ = Round.objects.select_related("tournament").get(pk=scope["from_round"])
+            if round_.tournament.kind == Tournament.Kind.EVENING:
+                start = period_for_evening(round_.tournament)
+            else:
+                start = period_for_round(round_)
+        return {"periods": ratings_recompute(start=start)}
+    return {}
+
+
 def rating_job_run(*, job_id: int) -> RatingJob | None:
-    """Run one job; a job that is already done does nothing the second time."""
+    """Run one job; a job that is already done does nothing the second time. The job's
+    work and its status change commit together, so a worker killed halfway leaves the
+    job queued and the redelivered task starts again from scratch."""
     with transaction.atomic():
         job = RatingJob.objects.select_for_update().filter(pk=job_id).first()
         if job is None or job.status == RatingJob.Status.DONE:
             return job
-        job.status = RatingJob.Status.RUNNING
         job.started_at = timezone.now()
-        job.save(update_fields=["status", "started_at"])
         result: dict[str, Any] = {"host": socket.gethostname(), "pid": os.getpid()}
+        try:
+            with transaction.atomic():
+                result.update(_job_work(job))
+        except Exception as exc:  # noqa: BLE001 - a bad job must not block the queue
+            logger.exception("rating job %s failed", job.pk)
+            job.status = RatingJob.Status.FAILED
+            job.error = f"{type(exc).__name__}: {exc}"
+        else:
+            job.status = RatingJob.Status.DONE
         job.result = result
-        job.status = RatingJob.Status.DONE
         job.finished_at = timezone.now()
-        job.save(update_fields=["result", "status", "finished_at"])
+        job.save(update_fields=["result", "status", "error", "started_at", "finished_at"])
     return job
 
 

@@ -1,12 +1,86 @@
 from __future__ import annotations
 
 from django.contrib.admin.views.decorators import staff_member_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
-from .models import RatingJob
+from tournaments.models import Club, Player
+
+from .models import SYSTEM_CHOICES, RatingJob
+from .selectors import (
+    chart_points,
+    is_provisional,
+    leaderboard,
+    player_game_changes,
+    player_history,
+)
 from .services import rating_job_queue
+
+SYSTEMS = dict(SYSTEM_CHOICES)
+
+
+def _system(request: HttpRequest, default: str = "glicko2") -> str:
+    system = request.GET.get("system", default)
+    if system not in SYSTEMS:
+        raise Http404("unknown rating system")
+    return system
+
+
+def _int(request: HttpRequest, name: str, default: int) -> int:
+    try:
+        return max(0, int(request.GET.get(name, default)))
+    except ValueError:
+        return default
+
+
+@require_GET
+def leaderboard_view(request: HttpRequest, club_slug: str | None = None) -> HttpResponse:
+    club = get_object_or_404(Club, slug=club_slug) if club_slug else None
+    system = _system(request, club.rating_system if club else "glicko2")
+    active_days = _int(request, "active_days", 365)
+    min_games = _int(request, "min_games", 0)
+    rows = leaderboard(
+        system=system,
+        club_id=club.pk if club else None,
+        active_days=active_days or None,
+        min_games=min_games,
+    )
+    return render(
+        request,
+        "ratings/leaderboard.html",
+        {
+            "club": club,
+            "system": system,
+            "systems": SYSTEMS,
+            "rows": [(r, is_provisional(r)) for r in rows[:500]],
+            "active_days": active_days,
+            "min_games": min_games,
+            "clubs": Club.objects.order_by("name"),
+        },
+    )
+
+
+@require_GET
+def player_view(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
+    system = _system(request, player.club.rating_system if player.club else "glicko2")
+    history = player_history(player_id=player.pk, system=system)
+    current = player.ratings.filter(system=system).first()
+    return render(
+        request,
+        "ratings/player.html",
+        {
+            "player": player,
+            "system": system,
+            "systems": SYSTEMS,
+            "current": current,
+            "provisional": is_provisional(current) if current else True,
+            "history": history,
+            "points": chart_points(history),
+            "changes": player_game_changes(player_id=player.pk, system=system),
+        },
+    )
 
 
 @require_POST

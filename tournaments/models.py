@@ -16,6 +16,12 @@ class Club(models.Model):
     name = models.CharField(max_length=120, unique=True)
     slug = models.SlugField(max_length=120, unique=True)
     city = models.CharField(max_length=120, blank=True)
+    rating_system = models.CharField(
+        max_length=16,
+        choices=[("glicko2", "Glicko-2"), ("openskill", "OpenSkill"), ("elo", "Elo")],
+        default="glicko2",
+        help_text="The rating shown on the club's pages; all three are kept.",
+    )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="organised_clubs"
     )

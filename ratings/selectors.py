@@ -1,0 +1,95 @@
+"""Reads for leaderboards and a player's rating history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from ratings.models import GameRating, PeriodRating, PlayerRating
+
+# Glicko-2 deviations above this mark a rating as provisional (Glickman suggests
+# treating RD above ~100 as unreliable; new players start at 350).
+PROVISIONAL_RD = 110.0
+PROVISIONAL_GAMES = 10
+
+
+def is_provisional(rating: PlayerRating) -> bool:
+    if rating.system == "glicko2" and rating.deviation is not None:
+        return rating.deviation > PROVISIONAL_RD
+    return rating.games < PROVISIONAL_GAMES
+
+
+def leaderboard(
+    *, system: str, club_id: int | None = None, active_days: int | None = 365, min_games: int = 0
+) -> QuerySet[PlayerRating]:
+    rows = PlayerRating.objects.filter(system=system, games__gte=min_games).select_related(
+        "player__club"
+    )
+    if club_id is not None:
+        rows = rows.filter(player__club_id=club_id)
+    if active_days:
+        rows = rows.filter(last_played__gte=timezone.now() - timedelta(days=active_days))
+    return rows.order_by("-rating", "player__name")
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    label: str
+    when: str
+    before: float
+    after: float
+    deviation: float | None
+
+    @property
+    def change(self) -> float:
+        return self.after - self.before
+
+
+def player_history(*, player_id: int, system: str) -> list[HistoryPoint]:
+    rows = (
+        PeriodRating.objects.filter(player_id=player_id, system=system)
+        .select_related("period__round__tournament", "period__evening")
+        .order_by("period__closed_at", "period_id")
+    )
+    points = []
+    for row in rows:
+        period = row.period
+        if period.round is not None:
+            label = f"{period.round.tournament.name}, round {period.round.number}"
+        else:
+            label = period.evening.name if period.evening else "period"
+        points.append(
+            HistoryPoint(
+                label,
+                period.closed_at.date().isoformat(),
+                row.rating_before,
+                row.rating_after,
+                row.deviation_after,
+            )
+        )
+    return points
+
+
+def player_game_changes(*, player_id: int, system: str, limit: int = 50) -> QuerySet[GameRating]:
+    return (
+        GameRating.objects.filter(player_id=player_id, system=system)
+        .select_related("game__table__round__tournament")
+        .order_by("-period__closed_at", "-game_id")[:limit]
+    )
+
+
+def chart_points(history: list[HistoryPoint], width: int = 640, height: int = 200) -> str:
+    """An SVG polyline's points for the rating after each period (no JS, no CDN)."""
+    if not history:
+        return ""
+    values = [history[0].before] + [h.after for h in history]
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    step = width / max(len(values) - 1, 1)
+    return " ".join(
+        f"{i * step:.1f},{height - (v - low) / span * (height - 20) - 10:.1f}"
+        for i, v in enumerate(values)
+    )
