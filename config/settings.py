@@ -164,7 +164,13 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
         "rest_framework.filters.OrderingFilter",
+        "rest_framework.filters.SearchFilter",
     ],
+    "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        "writes": env_str("THROTTLE_WRITES", "600/minute"),
+        "login": env_str("THROTTLE_LOGIN", "10/minute"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Agon API",
@@ -175,6 +181,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {"RatingSystemEnum": "tournaments.models.RATING_SYSTEMS"},
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 # --- Production hardening (`manage.py check --deploy` passes with DEBUG=false) --------

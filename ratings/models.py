@@ -41,7 +41,7 @@ class RatingJob(models.Model):
         return f"{self.get_kind_display()} #{self.pk} ({self.status})"
 
 
-SYSTEM_CHOICES = [("glicko2", "Glicko-2"), ("openskill", "OpenSkill"), ("elo", "Elo")]
+from tournaments.models import RATING_SYSTEMS as SYSTEM_CHOICES  # noqa: E402
 
 
 class RatingPeriod(models.Model):

@@ -11,6 +11,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+# The rating systems kept for every player (the ratings app); a club picks the one shown.
+RATING_SYSTEMS = [("glicko2", "Glicko-2"), ("openskill", "OpenSkill"), ("elo", "Elo")]
+
 
 class Club(models.Model):
     name = models.CharField(max_length=120, unique=True)
@@ -18,7 +21,7 @@ class Club(models.Model):
     city = models.CharField(max_length=120, blank=True)
     rating_system = models.CharField(
         max_length=16,
-        choices=[("glicko2", "Glicko-2"), ("openskill", "OpenSkill"), ("elo", "Elo")],
+        choices=RATING_SYSTEMS,
         default="glicko2",
         help_text="The rating shown on the club's pages; all three are kept.",
     )

@@ -10,6 +10,9 @@ from games.models import Game
 from tournaments.models import Seat, Tournament
 from tournaments.scoring import ScoringSettings
 
+# Tie-break keys an organiser can order (docs/scoring.md).
+TIEBREAKS = {"opponents", "median", "direct", "wins", "rating"}
+
 
 def scoring_settings(tournament: Tournament) -> ScoringSettings:
     return ScoringSettings(

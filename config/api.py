@@ -1,0 +1,42 @@
+"""/api/v1/: the REST API's routes."""
+
+from django.urls import include, path
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.routers import DefaultRouter
+from rest_framework.throttling import ScopedRateThrottle
+
+from games.api import ReplayView
+from ratings.api import LeaderboardView, PlayerRatingHistoryView
+from tournaments.api import views
+
+
+class TokenView(ObtainAuthToken):
+    """Exchange a username and password for a token (throttled: scope "login")."""
+
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "login"
+
+
+router = DefaultRouter()
+router.register("clubs", views.ClubViewSet, basename="club")
+router.register("players", views.PlayerViewSet, basename="player")
+router.register("tournaments", views.TournamentViewSet, basename="tournament")
+router.register("games", views.GameViewSet, basename="game")
+
+scoped = DefaultRouter(trailing_slash=True)
+scoped.include_root_view = False
+scoped.register("entries", views.EntryViewSet, basename="entry")
+scoped.register("rounds", views.RoundViewSet, basename="round")
+
+urlpatterns = [
+    path("", include(router.urls)),
+    path("tournaments/<slug:slug>/", include(scoped.urls)),
+    path("tournaments/<slug:slug>/standings/", views.StandingsView.as_view(), name="standings"),
+    path("report/<str:token>/games/<int:game_id>/", views.ReportView.as_view(), name="report"),
+    path("rules/replay/", ReplayView.as_view(), name="rules-replay"),
+    path("ratings/", LeaderboardView.as_view(), name="leaderboard"),
+    path(
+        "players/<int:player_id>/ratings/", PlayerRatingHistoryView.as_view(), name="player-ratings"
+    ),
+    path("auth/token/", TokenView.as_view(), name="token"),
+]

@@ -1,0 +1,185 @@
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.models import Game
+from tournaments.models import Club, Entry, Player, Round, Tournament
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["id", "name", "slug", "city", "rating_system"]
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Club.objects.all(), allow_null=True, required=False
+    )
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "club"]
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
+    slug = serializers.SlugField(read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "slug",
+            "club",
+            "name",
+            "kind",
+            "status",
+            "published",
+            "date",
+            "rounds_planned",
+            "policy",
+            "games_per_turn_2",
+            "games_per_turn_3",
+            "factor_2",
+            "factor_3",
+            "target",
+            "bye_score",
+            "absence_score",
+            "tiebreaks",
+        ]
+        read_only_fields = ["status"]
+
+    def validate_tiebreaks(self, value: Any) -> list[str]:
+        from tournaments.selectors.standings import TIEBREAKS
+
+        if not isinstance(value, list) or any(v not in TIEBREAKS for v in value):
+            raise serializers.ValidationError(f"a list of tie-breaks out of {sorted(TIEBREAKS)}")
+        return value
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.name", read_only=True)
+    player_id = serializers.IntegerField(source="player.id", read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id",
+            "player",
+            "player_id",
+            "seed",
+            "status",
+            "rating",
+            "checked_in",
+            "joined_round",
+        ]
+        read_only_fields = ["seed", "status", "joined_round"]
+
+
+class EntryCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    rating = serializers.IntegerField(required=False, allow_null=True)
+
+
+class PasteSerializer(serializers.Serializer):
+    players = serializers.CharField(help_text="One player per line, optionally `name, rating`.")
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Round
+        fields = ["number", "status", "created_at", "published_at", "closed_at"]
+
+
+class CloseSerializer(serializers.Serializer):
+    force = serializers.BooleanField(
+        default=False, help_text="Close even with games unplayed (they score nothing)."
+    )
+
+
+class SwapSerializer(serializers.Serializer):
+    first = serializers.IntegerField(help_text="entry id")
+    second = serializers.IntegerField(help_text="entry id")
+
+
+class SeatOutSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    entry = serializers.IntegerField(source="entry_id")
+    player = serializers.CharField(source="name")
+    round_score = serializers.FloatField(allow_null=True)
+
+
+class GameOutSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    first_position = serializers.IntegerField()
+    direction = serializers.CharField()
+    status = serializers.CharField()
+    out = serializers.ListField(child=serializers.IntegerField(allow_null=True))
+    letters = serializers.ListField(child=serializers.CharField(allow_blank=True))
+    moves = serializers.IntegerField(help_text="plies recorded")
+    version = serializers.IntegerField()
+
+
+class TableOutSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    is_bye = serializers.BooleanField()
+    seats = SeatOutSerializer(many=True)
+    games = GameOutSerializer(many=True)
+
+
+class GameSerializer(serializers.ModelSerializer):
+    table = serializers.IntegerField(source="table.number", read_only=True)
+    round = serializers.IntegerField(source="table.round.number", read_only=True)
+    tournament = serializers.CharField(source="table.round.tournament.slug", read_only=True)
+    out = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "tournament",
+            "round",
+            "table",
+            "number",
+            "first_position",
+            "direction",
+            "status",
+            "target",
+            "out",
+            "colours_out",
+            "moves",
+            "version",
+            "entered_at",
+        ]
+
+    def get_out(self, game: Game) -> list[int | None]:
+        return game.out_list(game.table.seats.count())
+
+
+class GameResultSerializer(serializers.Serializer):
+    """Either `out` (pieces out per seat position), or `moves` (the book's notation), or
+    `events` (the online client's JSON event list). `version` is the version you saw."""
+
+    out = serializers.ListField(child=serializers.IntegerField(allow_null=True), required=False)
+    finished = serializers.BooleanField(default=True)
+    moves = serializers.ListField(child=serializers.CharField(), required=False)
+    events = serializers.JSONField(required=False)
+    version = serializers.IntegerField(
+        required=False, help_text="Refuse the write if the game changed since."
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        given = [k for k in ("out", "moves", "events") if k in data]
+        if len(given) != 1:
+            raise serializers.ValidationError({"out": ["give exactly one of out, moves or events"]})
+        return data
+
+
+class RecordSerializer(serializers.Serializer):
+    players = serializers.IntegerField(min_value=2, max_value=5)
+    variant = serializers.CharField(default="standard")
+    moves = serializers.ListField(child=serializers.CharField(), allow_empty=True)

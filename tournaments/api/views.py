@@ -1,0 +1,337 @@
+"""The REST API: thin views over the same services and selectors as the pages."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.http import http_date, quote_etag
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from games.models import Game
+from tournaments.models import Club, Entry, Player, Round, Table, Tournament
+from tournaments.permissions import can_direct, can_organise, can_view
+from tournaments.selectors.rounds import round_tables
+from tournaments.selectors.standings import tournament_standings
+from tournaments.services import entries as entry_services
+from tournaments.services import results as result_services
+from tournaments.services import rounds as round_services
+from tournaments.services.errors import ServiceError
+
+from . import serializers as s
+from .permissions import DirectorsWrite
+
+
+class WriteThrottled:
+    """Writes are throttled (scope "writes"); reads are not."""
+
+    throttle_scope = "writes"
+
+    def get_throttles(self) -> list[Any]:
+        request = self.request  # type: ignore[attr-defined]
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return []
+        return [ScopedRateThrottle()]
+
+
+def visible_tournaments(request: Request) -> QuerySet[Tournament]:
+    user = request.user
+    if user.is_authenticated and user.is_staff:
+        return Tournament.objects.all()
+    visible = Q(published=True)
+    if user.is_authenticated:
+        visible |= Q(directors=user) | Q(club__organisers=user)
+    return Tournament.objects.filter(visible).distinct()
+
+
+class ClubViewSet(WriteThrottled, viewsets.ModelViewSet):
+    serializer_class = s.ClubSerializer
+    queryset = Club.objects.order_by("name")
+    lookup_field = "slug"
+    filterset_fields = ["city"]
+    ordering_fields = ["name"]
+
+    def perform_create(self, serializer: Any) -> None:
+        if not self.request.user.is_staff:
+            self.permission_denied(self.request, "only staff create clubs")
+        serializer.save()
+
+    def check_object_permissions(self, request: Request, obj: Any) -> None:
+        super().check_object_permissions(request, obj)
+        if request.method not in ("GET", "HEAD", "OPTIONS") and not can_organise(request.user, obj):
+            self.permission_denied(request, "only this club's organisers may change it")
+
+
+class PlayerViewSet(WriteThrottled, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.PlayerSerializer
+    queryset = Player.objects.select_related("club").order_by("name")
+    filterset_fields = ["club__slug"]
+    ordering_fields = ["name"]
+    search_fields = ["name"]
+
+    def perform_create(self, serializer: Any) -> None:
+        club = serializer.validated_data.get("club")
+        if not (self.request.user.is_staff or (club and can_organise(self.request.user, club))):
+            self.permission_denied(self.request, "only club organisers add players to their club")
+        serializer.save()
+
+
+class TournamentViewSet(WriteThrottled, viewsets.ModelViewSet):
+    serializer_class = s.TournamentSerializer
+    permission_classes = [DirectorsWrite]
+    lookup_field = "slug"
+    filterset_fields = ["kind", "status", "club__slug", "published"]
+    ordering_fields = ["date", "name", "created_at"]
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return (
+            visible_tournaments(self.request)
+            .select_related("club")
+            .order_by("-date", "-created_at")
+        )
+
+    def perform_create(self, serializer: Any) -> None:
+        from django.utils.text import slugify
+
+        club = serializer.validated_data["club"]
+        if not can_organise(self.request.user, club):
+            self.permission_denied(self.request, "only this club's organisers create tournaments")
+        slug = slugify(serializer.validated_data["name"])
+        if not slug or Tournament.objects.filter(slug=slug).exists():
+            raise ServiceError("a tournament with this name exists already", field="name")
+        tournament = serializer.save(slug=slug, created_by=self.request.user)
+        tournament.directors.add(self.request.user)
+
+
+class TournamentScoped(WriteThrottled):
+    """Views under /tournaments/{slug}/: load it, check who may read and write."""
+
+    permission_classes = [DirectorsWrite]
+
+    def tournament(self) -> Tournament:
+        cached = getattr(self, "_tournament", None)
+        if cached is None:
+            request: Request = self.request  # type: ignore[attr-defined]
+            cached = get_object_or_404(Tournament, slug=self.kwargs["slug"])  # type: ignore[attr-defined]
+            if not can_view(request.user, cached):
+                raise Http404("no such tournament")
+            if request.method not in ("GET", "HEAD", "OPTIONS") and not can_direct(
+                request.user, cached
+            ):
+                self.permission_denied(request, "only this tournament's directors may change it")  # type: ignore[attr-defined]
+            self._tournament = cached
+        return cached
+
+
+class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.EntrySerializer
+    lookup_value_regex = "[0-9]+"
+    filterset_fields = ["status", "checked_in"]
+    ordering_fields = ["seed"]
+
+    def get_queryset(self) -> QuerySet[Entry]:
+        if getattr(self, "swagger_fake_view", False):
+            return Entry.objects.none()
+        return self.tournament().entries.select_related("player").order_by("seed")
+
+    @extend_schema(request=s.EntryCreateSerializer, responses={201: s.EntrySerializer})
+    def create(self, request: Request, slug: str) -> Response:
+        data = s.EntryCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = entry_services.entry_add(
+            tournament=self.tournament(), by=request.user, **data.validated_data
+        )
+        return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.PasteSerializer, responses={201: s.EntrySerializer(many=True)})
+    @action(detail=False, methods=["post"])
+    def paste(self, request: Request, slug: str) -> Response:
+        data = s.PasteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entries = entry_services.entries_paste(
+            tournament=self.tournament(), text=data.validated_data["players"], by=request.user
+        )
+        return Response(s.EntrySerializer(entries, many=True).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: s.EntrySerializer})
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, slug: str, pk: str) -> Response:
+        entry = entry_services.entry_withdraw(entry=self.get_object(), by=request.user)
+        return Response(s.EntrySerializer(entry).data)
+
+
+class RoundViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.RoundSerializer
+    lookup_field = "number"
+    lookup_value_regex = "[0-9]+"
+    filterset_fields = ["status"]
+
+    def get_queryset(self) -> QuerySet[Round]:
+        if getattr(self, "swagger_fake_view", False):
+            return Round.objects.none()
+        tournament = self.tournament()
+        rounds = tournament.rounds.order_by("number")
+        if not can_direct(self.request.user, tournament):
+            rounds = rounds.exclude(status=Round.Status.PAIRED)
+        return rounds
+
+    @extend_schema(
+        request=None,
+        responses={
+            201: s.RoundSerializer,
+            409: OpenApiResponse(
+                description="the last round is not closed, or someone paired it first"
+            ),
+        },
+    )
+    def create(self, request: Request, slug: str) -> Response:
+        """Pair the next round (turn)."""
+        round_ = round_services.round_pair_next(tournament=self.tournament(), by=request.user)
+        return Response(s.RoundSerializer(round_).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: s.RoundSerializer})
+    @action(detail=True, methods=["post"])
+    def publish(self, request: Request, slug: str, number: str) -> Response:
+        round_ = round_services.round_publish(round=self.get_object(), by=request.user)
+        return Response(s.RoundSerializer(round_).data)
+
+    @extend_schema(request=None, responses={200: s.RoundSerializer})
+    @action(detail=True, methods=["post"])
+    def repair(self, request: Request, slug: str, number: str) -> Response:
+        round_ = round_services.round_repair(round=self.get_object(), by=request.user)
+        return Response(s.RoundSerializer(round_).data)
+
+    @extend_schema(request=s.SwapSerializer, responses={200: s.RoundSerializer})
+    @action(detail=True, methods=["post"])
+    def swap(self, request: Request, slug: str, number: str) -> Response:
+        data = s.SwapSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entries = self.tournament().entries
+        first = get_object_or_404(entries, pk=data.validated_data["first"])
+        second = get_object_or_404(entries, pk=data.validated_data["second"])
+        round_ = self.get_object()
+        round_services.round_swap_seats(round=round_, first=first, second=second, by=request.user)
+        return Response(s.RoundSerializer(round_).data)
+
+    @extend_schema(request=s.CloseSerializer, responses={200: s.RoundSerializer})
+    @action(detail=True, methods=["post"])
+    def close(self, request: Request, slug: str, number: str) -> Response:
+        data = s.CloseSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        round_ = round_services.round_close(
+            round=self.get_object(), by=request.user, force=data.validated_data["force"]
+        )
+        return Response(s.RoundSerializer(round_).data)
+
+    @extend_schema(responses={200: s.TableOutSerializer(many=True)})
+    @action(detail=True, methods=["get"])
+    def tables(self, request: Request, slug: str, number: str) -> Response:
+        tables = round_tables(round_=self.get_object())
+        return Response(s.TableOutSerializer(tables, many=True).data)
+
+
+class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """A game and its result. PUT/PATCH records a result: pieces out, a move record
+    the rules engine validates, or the online client's event list."""
+
+    serializer_class = s.GameSerializer
+    permission_classes = [DirectorsWrite]
+    filterset_fields = ["status", "table__round__number"]
+    http_method_names = ["get", "put", "patch", "head", "options"]
+
+    def get_queryset(self) -> QuerySet[Game]:
+        tournaments = visible_tournaments(self.request)
+        return (
+            Game.objects.filter(table__round__tournament__in=tournaments)
+            .exclude(table__round__status=Round.Status.PAIRED)
+            .select_related("table__round__tournament")
+            .order_by("id")
+        )
+
+    @extend_schema(
+        request=s.GameResultSerializer,
+        responses={
+            200: s.GameSerializer,
+            409: OpenApiResponse(description="the game changed since `version`"),
+        },
+    )
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        game = self.get_object()
+        return Response(s.GameSerializer(record_result(game, request)).data)
+
+
+def record_result(game: Game, request: Request) -> Game:
+    data = s.GameResultSerializer(data=request.data)
+    data.is_valid(raise_exception=True)
+    v = data.validated_data
+    common = {"game": game, "version": v.get("version"), "by": request.user}
+    if "moves" in v:
+        return result_services.game_record_moves(moves=v["moves"], **common)
+    if "events" in v:
+        return result_services.game_import_events(events=v["events"], **common)
+    return result_services.game_record_out(out=v["out"], finished=v["finished"], **common)
+
+
+class StandingsView(TournamentScoped, APIView):
+    """Standings with tie-breaks. Cheap to poll: answers 304 to a matching ETag."""
+
+    @extend_schema(responses={200: OpenApiResponse(description="standings rows with tie-breaks")})
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = self.tournament()
+        stamp = standings_stamp(tournament)
+        etag = quote_etag(stamp)
+        if request.headers.get("If-None-Match") == etag:
+            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+        else:
+            response = Response(tournament_standings(tournament=tournament).as_json())
+        response["ETag"] = etag
+        response["Last-Modified"] = http_date(tournament.updated_at.timestamp())
+        response["Cache-Control"] = "no-cache"
+        return response
+
+
+def standings_stamp(tournament: Tournament) -> str:
+    """Changes whenever a result, round or entry of the tournament changes."""
+    from django.db.models import Max
+
+    games = Game.objects.filter(table__round__tournament=tournament).aggregate(
+        at=Max("entered_at"), v=Max("version")
+    )
+    rounds = tournament.rounds.aggregate(n=Max("number"), c=Max("closed_at"))
+    entries = tournament.entries.aggregate(n=Max("id"))
+    raw = json.dumps(
+        [
+            str(games),
+            str(rounds),
+            str(entries),
+            str(tournament.updated_at),
+            tournament.entries.filter(status="withdrawn").count(),
+        ]
+    )
+    return hashlib.sha1(raw.encode()).hexdigest()[:20]
+
+
+class ReportView(WriteThrottled, generics.GenericAPIView):
+    """Players report their own table's result through the private link's token."""
+
+    permission_classes = [AllowAny]
+    serializer_class = s.GameResultSerializer
+
+    @extend_schema(request=s.GameResultSerializer, responses={200: s.GameSerializer})
+    def post(self, request: Request, token: str, game_id: int) -> Response:
+        table = get_object_or_404(Table.objects.select_related("round"), report_token=token)
+        if table.round.status != Round.Status.PUBLISHED:
+            raise ServiceError("this round is not open for reports", field="round")
+        game = get_object_or_404(Game, table=table, pk=game_id)
+        return Response(s.GameSerializer(record_result(game, request)).data)
