@@ -15,7 +15,6 @@ from ratings.models import GameRating, PeriodRating, PlayerRating, RatingLedger,
 from ratings.periods import period_games
 from ratings.replay import rate_one_period
 from ratings.systems import SYSTEM_NAMES, make_system
-from ratings.systems.jsonio import replace_from_json, to_json
 
 logger = logging.getLogger("ratings")
 
@@ -45,9 +44,9 @@ def _rate(periods: Sequence[RatingPeriod], ledgers: dict[str, RatingLedger]) -> 
                 str(r.player_id): r
                 for r in PlayerRating.objects.filter(system=name, player_id__in=players)
             }
-            states = {
-                pid: replace_from_json(default, row.state, "state") for pid, row in current.items()
-            }
+            # Only the period's players are passed: a player's deviation grows over the
+            # periods she plays in, not over every period of every club (docs/ratings.md).
+            states = {pid: system.state_from_json(row.state) for pid, row in current.items()}
             rated = rate_one_period(system, states, source.games)
             games_played: dict[str, int] = {}
             for g in source.games:
@@ -79,7 +78,7 @@ def _rate(periods: Sequence[RatingPeriod], ledgers: dict[str, RatingLedger]) -> 
                         rating_before=before.rating,
                         rating_after=after.rating,
                         deviation_after=_deviation(after),
-                        state_after=to_json(after),
+                        state_after=system.state_to_json(after),
                         games=games_played[pid],
                     )
                 )
@@ -87,7 +86,7 @@ def _rate(periods: Sequence[RatingPeriod], ledgers: dict[str, RatingLedger]) -> 
                 fields = {
                     "rating": after.rating,
                     "deviation": _deviation(after),
-                    "state": to_json(after),
+                    "state": system.state_to_json(after),
                     "last_played": period.closed_at,
                 }
                 if row is None:

@@ -1,0 +1,139 @@
+"""From one game to what the systems rate: its sides, their dropped scores, and the
+pairwise encounters that Glicko-2 and Elo use for games of more than two sides.
+
+The pairwise share of side A against side B is the two-player dropped score of their
+pieces out, divided by its total: ``(target + out_A - out_B) / (2 * target)``. For a
+two-player game this is the book's dropped score / 6 (3:3 -> 0.5, 4:2 -> 2/3, 6:0 -> 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from tournaments.scoring import dropped_scores
+
+from .base import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Encounter:
+    """Player at ``seat`` met the player at ``opponent`` and took ``score`` (0..1) of
+    their pairwise dropped score; ``weight`` scales its pull on the rating."""
+
+    seat: int
+    opponent: int
+    score: float
+    weight: float
+
+
+def sides(game: Game) -> tuple[tuple[int, ...], ...]:
+    """Seat indexes of each side: one side per seat, or the teams as given."""
+    if game.teams is None:
+        return tuple((seat,) for seat in range(len(game.seats)))
+    return game.teams
+
+
+def game_problem(game: Game, target: int, team_target: int) -> str | None:
+    """Why the game cannot be rated, or None. Never raises."""
+    seats = game.seats
+    if len(seats) < 2:
+        return "a game needs at least two seats"
+    if any(not player for player in seats):
+        return "a seat has no player"
+    seen: set[str] = set()
+    for player in seats:
+        if player in seen:
+            return f"player {player!r} sits in two seats"
+        seen.add(player)
+    if game.out is None or len(game.out) == 0:
+        return "the game has no result"
+    if len(game.out) != len(seats):
+        return f"the result has {len(game.out)} entries for {len(seats)} seats"
+    if any(pieces < 0 for pieces in game.out):
+        return "pieces out cannot be negative"
+    if game.teams is not None:
+        flat = sorted(seat for team in game.teams for seat in team)
+        if flat != list(range(len(seats))):
+            return "teams must name every seat exactly once"
+        if len(game.teams) < 2 or any(len(team) == 0 for team in game.teams):
+            return "a team game needs at least two non-empty teams"
+    limit = target if game.teams is None else team_target
+    for side in sides(game):
+        if sum(game.out[seat] for seat in side) > limit:
+            return f"a side brought out more than {limit} pieces"
+    return None
+
+
+def _target(game: Game, target: int, team_target: int) -> int:
+    return target if game.teams is None else team_target
+
+
+def side_out(game: Game) -> list[int]:
+    """Pieces out per side. Only for games that passed ``game_problem``."""
+    assert game.out is not None
+    out = game.out
+    return [sum(out[seat] for seat in side) for side in sides(game)]
+
+
+def side_scores(game: Game, target: int, team_target: int) -> list[float]:
+    """The book's dropped score per side (zero-sum over the game)."""
+    assert game.out is not None
+    per_seat = dropped_scores(
+        list(game.out), target=_target(game, target, team_target), teams=game.teams
+    )
+    return [per_seat[side[0]] for side in sides(game)]
+
+
+@lru_cache(maxsize=1024)
+def pair_share(out_a: int, out_b: int, target: int) -> float:
+    """Side A's share of the two-side dropped score against side B (cached: only a few
+    dozen distinct results exist, and this runs for every encounter of a replay)."""
+    score_a = dropped_scores([out_a, out_b], target=target)[0]
+    return score_a / (2 * target)
+
+
+#: How a pairwise result becomes a score: the dropped-score share, or only who won.
+SCORE_MAPPINGS = ("dropped", "result")
+
+
+def result_only(share: float) -> float:
+    """1, 1/2 or 0: the share of a plain win, draw or loss."""
+    return 1.0 if share > 0.5 else 0.0 if share < 0.5 else 0.5
+
+
+def encounters(
+    game: Game, target: int, team_target: int, mapping: str = "dropped"
+) -> list[Encounter]:
+    """Every ordered pair of seats on different sides, seat by seat, opponent by
+    opponent (a fixed order, so sums over them are reproducible).
+
+    In team games each opponent counts 1/size of her team, so a team game weighs for
+    each player as one encounter per opposing team, like an individual game.
+    """
+    all_sides = sides(game)
+    outs = side_out(game)
+    goal = _target(game, target, team_target)
+    side_of = {seat: index for index, side in enumerate(all_sides) for seat in side}
+    result: list[Encounter] = []
+    for seat in range(len(game.seats)):
+        own = side_of[seat]
+        for opponent in range(len(game.seats)):
+            other = side_of[opponent]
+            if other == own:
+                continue
+            share = pair_share(outs[own], outs[other], goal)
+            if mapping == "result":
+                share = result_only(share)
+            result.append(Encounter(seat, opponent, share, 1.0 / len(all_sides[other])))
+    return result
+
+
+def side_mean(
+    table: Sequence[Sequence[float]], side_a: Sequence[int], side_b: Sequence[int]
+) -> float:
+    """Mean of a seat-by-seat table over the seats of two sides (a side's expectation
+    against another is the mean over its members' encounters)."""
+    total = sum(table[i][j] for i in side_a for j in side_b)
+    return total / (len(side_a) * len(side_b))

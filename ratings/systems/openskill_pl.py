@@ -1,0 +1,215 @@
+"""OpenSkill's Plackett-Luce model (Weng & Lin, JMLR 12, 2011; the ``openskill``
+package) for multi-player rankings and teams, with its win probabilities.
+
+Games are rated one after another (the model is online); a period only groups them.
+
+The margin mapping. ``openskill`` turns ``scores`` into ranks, so 4:2, 5:1 and 6:0 give
+the same update; its ``margin`` option rescales the gap between the two players' mu
+instead, which does nothing between equal players and gives an underdog *less* for a
+bigger win (openskill 6.2.0). We therefore offer three mappings (``margin_mapping``):
+
+- ``"blend"`` (default): rate the game twice, once ranked by dropped score and once as
+  a draw of all sides, and mix the two results with weight
+  ``lambda = (highest - lowest dropped score) / (largest possible spread)``. The largest
+  spread is ``target * n / (n - 1)`` for n sides (6 for two players, 4.5 for three).
+  For two sides this is exactly the fractional score of Elo and Glicko-2:
+  ``K (S - E) = lambda K (1 - E) + (1 - lambda) K (1/2 - E)`` with ``S = (1 + lambda) / 2``,
+  so 3:3 is a draw, 4:2 a third of a win, 5:1 two thirds and 6:0 a full win. Cost: two
+  model updates for games that are neither a draw nor a whitewash.
+- ``"rank"``: ranks only; margins are ignored.
+- ``"margin"``: the package's own ``margin`` option with the dropped scores (see above).
+
+The accuracy benchmark (docs/ratings.md) compares them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from .base import Game, GameChange, PeriodResult
+from .decompose import game_problem, side_scores, sides
+from .jsonio import replace_from_json, to_json
+
+MAPPINGS = ("blend", "rank", "margin")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenSkillParams:
+    mu: float = 25.0
+    sigma: float = 25.0 / 3.0
+    beta: float = 25.0 / 6.0
+    kappa: float = 0.0001
+    tau: float = 25.0 / 300.0
+    margin_mapping: str = "blend"
+    margin: float = 1.0
+    limit_sigma: bool = False
+    target: int = 3
+    team_target: int = 5
+
+    def __post_init__(self) -> None:
+        if self.margin_mapping not in MAPPINGS:
+            raise ValueError(f"margin_mapping must be one of {', '.join(MAPPINGS)}")
+        if not (self.sigma > 0 and self.beta > 0 and self.kappa > 0):
+            raise ValueError("sigma, beta and kappa must be positive")
+        if self.tau < 0 or self.margin < 0:
+            raise ValueError("tau and margin cannot be negative")
+        if self.target < 1 or self.team_target < 1:
+            raise ValueError("targets must be at least 1")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenSkillState:
+    mu: float
+    sigma: float
+
+    def __post_init__(self) -> None:
+        if not self.sigma > 0:
+            raise ValueError("sigma must be positive")
+
+    @property
+    def rating(self) -> float:
+        """The skill estimate mu (leaderboards may prefer ``ordinal``)."""
+        return self.mu
+
+    @property
+    def ordinal(self) -> float:
+        """mu - 3 sigma: a conservative rating that keeps newcomers off the top."""
+        return self.mu - 3.0 * self.sigma
+
+
+def blend_weight(scores: Sequence[float], target: int) -> float:
+    """Share of the ranked update in the ``"blend"`` mapping (0 = draw, 1 = ranked)."""
+    count = len(scores)
+    widest = target * count / (count - 1)
+    return min(1.0, (max(scores) - min(scores)) / widest)
+
+
+def competition_ranks(scores: Sequence[float]) -> list[float]:
+    """1 + number of sides with a strictly higher score (ties share a rank)."""
+    return [1.0 + sum(1 for other in scores if other > score) for score in scores]
+
+
+class OpenSkillPL:
+    """Plackett-Luce from ``openskill``, one game at a time."""
+
+    name = "openskill"
+
+    def __init__(self, params: OpenSkillParams | None = None) -> None:
+        self.params = params or OpenSkillParams()
+        p = self.params
+        self.model = PlackettLuce(
+            mu=p.mu,
+            sigma=p.sigma,
+            beta=p.beta,
+            kappa=p.kappa,
+            tau=p.tau,
+            margin=p.margin if p.margin_mapping == "margin" else 0.0,
+            limit_sigma=p.limit_sigma,
+        )
+
+    def default_state(self) -> OpenSkillState:
+        return OpenSkillState(self.params.mu, self.params.sigma)
+
+    def state_to_json(self, state: OpenSkillState) -> dict[str, Any]:
+        return {
+            "mu": state.mu,
+            "ordinal": state.ordinal,
+            "rating": state.rating,
+            "sigma": state.sigma,
+        }
+
+    def state_from_json(self, data: Mapping[str, Any]) -> OpenSkillState:
+        # Accept our own output: "rating" and "ordinal" are derived; "rating" stands
+        # for mu when mu is missing.
+        if not isinstance(data, Mapping):
+            raise ValueError("openskill state must be a JSON object")
+        fields = {key: data[key] for key in sorted(data) if key not in ("rating", "ordinal")}
+        if "mu" not in fields and "rating" in data:
+            fields["mu"] = data["rating"]
+        return replace_from_json(self.default_state(), fields, "openskill state")
+
+    def params_to_json(self) -> dict[str, Any]:
+        return to_json(self.params)
+
+    def check_game(self, game: Game) -> str | None:
+        return game_problem(game, self.params.target, self.params.team_target)
+
+    def _teams(
+        self, states: Mapping[str, OpenSkillState], game: Game
+    ) -> list[list[PlackettLuceRating]]:
+        default = self.default_state()
+        teams = []
+        for side in sides(game):
+            team = []
+            for seat in side:
+                state = states.get(game.seats[seat]) or default
+                team.append(self.model.rating(mu=state.mu, sigma=state.sigma))
+            teams.append(team)
+        return teams
+
+    def _rate_game(
+        self, states: Mapping[str, OpenSkillState], game: Game
+    ) -> dict[str, OpenSkillState]:
+        p = self.params
+        teams = self._teams(states, game)
+        scores = side_scores(game, p.target, p.team_target)
+        if p.margin_mapping == "margin":
+            rated = self.model.rate(teams, scores=scores)
+            return _collect(game, rated)
+        ranked = self.model.rate(teams, ranks=competition_ranks(scores))
+        weight = 1.0
+        if p.margin_mapping == "blend":
+            target = p.target if game.teams is None else p.team_target
+            weight = blend_weight(scores, target)
+        if weight >= 1.0:
+            return _collect(game, ranked)
+        tied = self.model.rate(teams, ranks=[1.0] * len(teams))
+        if weight <= 0.0:
+            return _collect(game, tied)
+        win, draw = _collect(game, ranked), _collect(game, tied)
+        return {
+            player: OpenSkillState(
+                weight * win[player].mu + (1.0 - weight) * draw[player].mu,
+                weight * win[player].sigma + (1.0 - weight) * draw[player].sigma,
+            )
+            for player in game.seats
+        }
+
+    def rate_period(
+        self, states: Mapping[str, OpenSkillState], games: Sequence[Game]
+    ) -> PeriodResult[OpenSkillState]:
+        current = dict(states)
+        changes = []
+        for index, game in enumerate(games):
+            problem = self.check_game(game)
+            if problem is not None:
+                raise ValueError(problem)
+            default = self.default_state()
+            start = {player: (current.get(player) or default).rating for player in game.seats}
+            new = self._rate_game(current, game)
+            current.update(new)
+            changes.append(
+                GameChange(index, start, {player: new[player].rating for player in game.seats})
+            )
+        return PeriodResult(current, tuple(changes))
+
+    def win_probabilities(self, states: Mapping[str, OpenSkillState], game: Game) -> list[float]:
+        return [float(chance) for chance in self.model.predict_win(self._teams(states, game))]
+
+    def pairwise_expectation(
+        self, states: Mapping[str, OpenSkillState], game: Game, a: int, b: int
+    ) -> float:
+        teams = self._teams(states, game)
+        return float(self.model.predict_win([teams[a], teams[b]])[0])
+
+
+def _collect(game: Game, rated: list[list[PlackettLuceRating]]) -> dict[str, OpenSkillState]:
+    result = {}
+    for side, team in zip(sides(game), rated, strict=True):
+        for seat, rating in zip(side, team, strict=True):
+            result[game.seats[seat]] = OpenSkillState(float(rating.mu), float(rating.sigma))
+    return result
