@@ -1,0 +1,37 @@
+"""Pentagame rules engine: notation, state, legal moves, replay of recorded games.
+
+Django-free; see docs/rules.md for the rules as implemented.
+"""
+
+from __future__ import annotations
+
+from .errors import IllegalMove, NotationError, PentagameError
+from .importer import import_events
+from .movegen import legal_moves
+from .notation import Move, format_move, format_stop, parse_move, parse_stop
+from .replay import RecordError, ReplayError, ReplayResult, replay
+from .result import Result, result
+from .rules import Game, State, apply_move, initial_state
+
+__all__ = [
+    "Game",
+    "IllegalMove",
+    "Move",
+    "NotationError",
+    "PentagameError",
+    "RecordError",
+    "ReplayError",
+    "ReplayResult",
+    "Result",
+    "State",
+    "apply_move",
+    "format_move",
+    "format_stop",
+    "import_events",
+    "initial_state",
+    "legal_moves",
+    "parse_move",
+    "parse_stop",
+    "replay",
+    "result",
+]

@@ -1,0 +1,238 @@
+"""Which stops a piece can reach: free paths, turning only at free nodes, never jumping.
+
+Everything works on a 100-bit occupancy mask (bit s set when stop s holds anything).
+Lines are walked with bit tricks, nodes with a tiny search; the result is the mask of
+every stop the piece may end on (free stops and the first occupied stop in each
+direction).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Final
+
+from .board import ADJ, LINE_BASE, LINE_FULL, LINES, N_STOPS, NODE_LINES, STOP_INDEX, STOP_LINE
+
+
+def _walk_from_end(li: int, seg: int, first: bool) -> int:
+    """Global mask of the stops reached walking line li from one of its nodes, given the
+    line's occupancy seg; a free line also reaches the far node."""
+    base, full = LINE_BASE[li], LINE_FULL[li]
+    a, b, _ = LINES[li]
+    if seg == 0:
+        return (full << base) | (1 << (b if first else a))
+    if first:
+        low = seg & -seg
+        return ((low << 1) - 1) << base
+    h = seg.bit_length() - 1
+    return (full >> h << h) << base
+
+
+# Per node: (line base, line full mask, far node, walk table indexed by line occupancy).
+_NODE_EXITS: Final = tuple(
+    tuple(
+        (
+            LINE_BASE[li],
+            LINE_FULL[li],
+            other,
+            tuple(_walk_from_end(li, seg, first) for seg in range(LINE_FULL[li] + 1)),
+        )
+        for li, other, first in NODE_LINES[n]
+    )
+    for n in range(10)
+)
+# Per node: (global mask of a whole line, far node) for the 4 lines.
+_NODE_NEIGH: Final = tuple(
+    tuple((LINE_FULL[li] << LINE_BASE[li], other) for li, other, _ in NODE_LINES[n])
+    for n in range(10)
+)
+
+
+def _stop_tables(s: int) -> tuple[int, int, int, int, int, tuple[int, ...]]:
+    """For a line stop: base, full, mask of the line stops below it, above it, and a
+    table: line occupancy -> global mask reached walking both ways (with free end nodes)."""
+    li, k = STOP_LINE[s], STOP_INDEX[s]
+    base, full = LINE_BASE[li], LINE_FULL[li]
+    a, b, _ = LINES[li]
+    below_mask = (1 << k) - 1
+    above_mask = full >> (k + 1) << (k + 1)
+    table = []
+    for seg in range(full + 1):
+        reached = 0
+        below = seg & below_mask
+        if below:
+            h = below.bit_length() - 1
+            reached |= (below_mask >> h << h) << base
+        else:
+            reached |= (below_mask << base) | (1 << a)
+        above = seg & above_mask
+        if above:
+            low = above & -above
+            reached |= ((low << 1) - 1 ^ ((1 << (k + 1)) - 1)) << base
+        else:
+            reached |= (above_mask << base) | (1 << b)
+        table.append(reached)
+    return base, full, below_mask, above_mask, a * 16 + b, tuple(table)
+
+
+_STOP_TABLES: Final = tuple(
+    _stop_tables(s) if s >= 10 else (0, 0, 0, 0, 0, ()) for s in range(N_STOPS)
+)
+# Per node: (mask of a whole line and its far node, far node, far node's bit).
+_NODE_STEPS: Final = tuple(
+    tuple((lm | (1 << other), other, 1 << other) for lm, other in _NODE_NEIGH[n]) for n in range(10)
+)
+# For a target stop: per node, the global mask of the stops between the node and the
+# target when the node is next to it along a line, else -1 (all bits: never free).
+_ENTRY: list[list[int]] = [[-1] * 10 for _ in range(N_STOPS)]
+for _s in range(N_STOPS):
+    if _s < 10:
+        for _lm, _other in _NODE_NEIGH[_s]:
+            _ENTRY[_s][_other] = _lm
+    else:
+        _base, _full, _below, _above, _ab, _ = _STOP_TABLES[_s]
+        _ENTRY[_s][_ab // 16] = _below << _base
+        _ENTRY[_s][_ab % 16] = _above << _base
+
+
+def start_walk(frm: int, occ: int) -> tuple[int, list[int]]:
+    """Stops reached from frm along its own line(s), and the nodes reached at the ends."""
+    if frm < 10:
+        reached = 0
+        nodes: list[int] = []
+        for base, full, other, table in _NODE_EXITS[frm]:
+            seg = (occ >> base) & full
+            reached |= table[seg]
+            if not seg:
+                nodes.append(other)
+        return reached, nodes
+    base, full, below_mask, above_mask, ab, table = _STOP_TABLES[frm]
+    seg = (occ >> base) & full
+    nodes = []
+    if not seg & below_mask:
+        nodes.append(ab // 16)
+    if not seg & above_mask:
+        nodes.append(ab % 16)
+    return table[seg], nodes
+
+
+def reaches(frm: int, to: int, occ: int) -> bool:
+    """Whether a piece on frm can end its move on to (a free path, turning only at free
+    nodes); stops searching as soon as the answer is known. occ must include frm."""
+    if frm == to:
+        return False
+    reached, nodes = start_walk(frm, occ)
+    if (reached >> to) & 1:
+        return True
+    entry = _ENTRY[to]
+    # Visited nodes are added to the blocked mask, so one test covers both.
+    blocked = occ | (1 << frm)
+    stack = []
+    for n in nodes:
+        if not (blocked >> n) & 1:
+            blocked |= 1 << n
+            if not occ & entry[n]:
+                return True
+            stack.append(n)
+    while stack:
+        for combo, other, bit in _NODE_STEPS[stack.pop()]:
+            if not blocked & combo:
+                blocked |= bit
+                if not occ & entry[other]:
+                    return True
+                stack.append(other)
+    return False
+
+
+def targets(frm: int, occ: int) -> int:
+    """Mask of every stop a piece on frm can end its move on (frm itself excluded)."""
+    reached, nodes = start_walk(frm, occ)
+    seen = 1 << frm
+    stack = []
+    for n in nodes:
+        if not (seen >> n) & 1:
+            seen |= 1 << n
+            if not (occ >> n) & 1:
+                stack.append(n)
+    while stack:
+        for base, full, other, table in _NODE_EXITS[stack.pop()]:
+            seg = (occ >> base) & full
+            reached |= table[seg]
+            if not seg and not (seen >> other) & 1:
+                seen |= 1 << other
+                if not (occ >> other) & 1:
+                    stack.append(other)
+    return reached & ~(1 << frm)
+
+
+class NodeAreas:
+    """For one occupancy: every free node's area (free nodes joined by empty lines) and
+    the mask of stops a piece reaches once it stands on a free node of that area."""
+
+    __slots__ = ("area_of", "area_mask")
+
+    def __init__(self, occ: int) -> None:
+        area_of = [-1] * 10
+        area_mask: list[int] = []
+        for start in range(10):
+            if area_of[start] >= 0 or (occ >> start) & 1:
+                continue
+            aid = len(area_mask)
+            area_of[start] = aid
+            reached = 1 << start
+            stack = [start]
+            while stack:
+                node = stack.pop()
+                for base, full, other, table in _NODE_EXITS[node]:
+                    seg = (occ >> base) & full
+                    reached |= table[seg]
+                    if not seg and area_of[other] < 0 and not (occ >> other) & 1:
+                        area_of[other] = aid
+                        stack.append(other)
+            area_mask.append(reached)
+        self.area_of = area_of
+        self.area_mask = area_mask
+
+    def targets(self, frm: int, occ: int) -> int:
+        reached, nodes = start_walk(frm, occ)
+        area_of = self.area_of
+        for n in nodes:
+            aid = area_of[n]
+            if aid >= 0:
+                reached |= self.area_mask[aid]
+        return reached & ~(1 << frm)
+
+
+def blocking_stop(frm: int, to: int, occ: int) -> int:
+    """A stop that blocks the way from frm to to: on a shortest board path, the occupied
+    stop nearest to frm (used only to explain an illegal move)."""
+    d_from = _distances(frm)
+    d_to = _distances(to)
+    total = d_from[to]
+    best = -1
+    for s in range(N_STOPS):
+        if s in (frm, to) or not (occ >> s) & 1:
+            continue
+        if d_from[s] + d_to[s] == total and (best < 0 or d_from[s] < d_from[best]):
+            best = s
+    if best >= 0:
+        return best
+    # Every shortest path is free but ends at nodes that are occupied: take any occupied
+    # stop next to the target.
+    for s in ADJ[to]:
+        if (occ >> s) & 1 and s != frm:
+            return s
+    return to
+
+
+def _distances(src: int) -> list[int]:
+    dist = [-1] * N_STOPS
+    dist[src] = 0
+    queue = deque([src])
+    while queue:
+        s = queue.popleft()
+        for t in ADJ[s]:
+            if dist[t] < 0:
+                dist[t] = dist[s] + 1
+                queue.append(t)
+    return dist
