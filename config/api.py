@@ -33,6 +33,11 @@ urlpatterns = [
     path("tournaments/<slug:slug>/", include(scoped.urls)),
     path("tournaments/<slug:slug>/standings/", views.StandingsView.as_view(), name="standings"),
     path("report/<str:token>/games/<int:game_id>/", views.ReportView.as_view(), name="report"),
+    path(
+        "report/<str:token>/games/<int:game_id>/confirm/",
+        views.ConfirmView.as_view(),
+        name="report-confirm",
+    ),
     path("rules/replay/", ReplayView.as_view(), name="rules-replay"),
     path("ratings/", LeaderboardView.as_view(), name="leaderboard"),
     path(

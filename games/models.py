@@ -49,6 +49,10 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     entered_at = models.DateTimeField(null=True, blank=True)
+    # A result players reported through their table's link counts only once an opponent
+    # confirmed it; results entered by a director are confirmed at once.
+    confirmed = models.BooleanField(default=True)
+    reported_by_position = models.PositiveSmallIntegerField(null=True, blank=True)
     # Optimistic concurrency: a write names the version it saw; a stale one is refused.
     version = models.PositiveIntegerField(default=0)
 
@@ -71,6 +75,11 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.number} of {self.table}"
+
+    @property
+    def counts(self) -> bool:
+        """Whether the result enters standings and ratings."""
+        return self.status != self.Status.PENDING and self.confirmed
 
     def out_list(self, seats: int) -> list[int | None]:
         return [getattr(self, f"out_{i}") for i in range(1, seats + 1)]

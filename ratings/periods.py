@@ -58,6 +58,7 @@ def period_games(period: RatingPeriod) -> PeriodGames:
     records = (
         GameRecord.objects.filter(table__round__in=rounds)
         .exclude(status=GameRecord.Status.PENDING)
+        .filter(confirmed=True)
         .order_by("table__round__number", "table__number", "number")
         .values_list(
             "id", "table_id", "first_position", "direction", "out_1", "out_2", "out_3", "out_4"

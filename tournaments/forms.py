@@ -104,6 +104,7 @@ class ResultForm(forms.Form):
         "or the online client's JSON event list.",
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
+    position = forms.IntegerField(required=False, help_text="Reporting players: your seat.")
 
 
 class ClubForm(forms.ModelForm):

@@ -26,7 +26,12 @@ from .services import entries as entry_services
 from .services import rounds as round_services
 from .services.errors import ServiceError
 from .services.evenings import evening_close
-from .services.results import game_import_events, game_record_moves, game_record_out
+from .services.results import (
+    game_confirm,
+    game_import_events,
+    game_record_moves,
+    game_record_out,
+)
 
 View = Callable[..., HttpResponse]
 
@@ -241,27 +246,28 @@ def round_action(
     return _back(tournament, "#round")
 
 
-def _save_result(request: HttpRequest, game: Game, form: ResultForm, seats: int) -> None:
+def _save_result(
+    request: HttpRequest, game: Game, form: ResultForm, seats: int, reporter: int | None
+) -> None:
     data = form.cleaned_data
     moves_text = (data.get("moves") or "").strip()
-    version = data["version"]
+    common: dict[str, Any] = {
+        "game": game,
+        "version": data["version"],
+        "by": request.user,
+        "reporter": reporter,
+    }
     if moves_text.startswith("["):
-        game_import_events(game=game, events=moves_text, version=version, by=request.user)
+        game_import_events(events=moves_text, **common)
     elif moves_text:
         moves = [m.strip() for m in moves_text.replace(",", "\n").splitlines() if m.strip()]
-        game_record_moves(game=game, moves=moves, version=version, by=request.user)
+        game_record_moves(moves=moves, **common)
     else:
         out = [data.get(f"out_{p}") for p in range(1, seats + 1)]
-        game_record_out(
-            game=game,
-            out=out,
-            finished=bool(data.get("finished")),
-            version=version,
-            by=request.user,
-        )
+        game_record_out(out=out, finished=bool(data.get("finished")), **common)
 
 
-def _results_post(request: HttpRequest, game: Game) -> bool:
+def _results_post(request: HttpRequest, game: Game, reporting: bool = False) -> bool:
     """Validate and save one game's result form; errors become messages naming the game."""
     seats = game.table.seats.count()
     form = ResultForm(request.POST)
@@ -270,12 +276,21 @@ def _results_post(request: HttpRequest, game: Game) -> bool:
         problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
         messages.error(request, f"{label}: {problems}")
         return False
+    reporter = None
+    if reporting:
+        reporter = form.cleaned_data.get("position")
+        if reporter is None:
+            messages.error(request, f"{label}: say which seat you sit in")
+            return False
     try:
-        _save_result(request, game, form, seats)
+        _save_result(request, game, form, seats, reporter)
     except ServiceError as exc:
         messages.error(request, f"{label}: {exc.message}")
         return False
-    messages.success(request, f"{label}: result saved.")
+    if reporting:
+        messages.success(request, f"{label}: result reported; an opponent must confirm it.")
+    else:
+        messages.success(request, f"{label}: result saved.")
     return True
 
 
@@ -311,7 +326,16 @@ def table_report(request: HttpRequest, token: str) -> HttpResponse:
             game = get_object_or_404(
                 Game.objects.select_related("table"), pk=request.POST.get("game"), table=table
             )
-            _results_post(request, game)
+            if "confirm" in request.POST:
+                _run(
+                    request,
+                    lambda: game_confirm(
+                        game=game, position=_position(request.POST.get("position"))
+                    ),
+                    f"Game {game.number}: result confirmed.",
+                )
+            else:
+                _results_post(request, game, reporting=True)
         return redirect("table-report", token=token)
     rows = [t for t in round_tables(round_=round_) if t.id == table.pk]
     return render(
@@ -324,6 +348,13 @@ def table_report(request: HttpRequest, token: str) -> HttpResponse:
             "open": open_for_reports,
         },
     )
+
+
+def _position(raw: str | None) -> int:
+    try:
+        return int(raw or "")
+    except ValueError:
+        raise ServiceError("say which seat you sit in", field="position") from None
 
 
 @require_POST

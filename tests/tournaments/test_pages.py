@@ -9,6 +9,7 @@ from django.urls import reverse
 from games.models import Game
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
 from tournaments.models import AuditEntry, Round, Tournament
+from tournaments.selectors.standings import tournament_scores
 from tournaments.services.results import game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
@@ -102,7 +103,7 @@ def test_unpublished_tournaments_and_rounds_are_hidden_from_the_public(client):
     assert client.get(reverse("round-detail", args=[shown.slug, 1])).status_code == 404
 
 
-def test_players_report_their_own_table_through_the_private_link(client):
+def test_players_report_their_own_table_and_an_opponent_confirms(client):
     tournament = tournament_with_players(2)
     round_ = round_pair_next(tournament=tournament)
     round_publish(round=round_)
@@ -110,12 +111,37 @@ def test_players_report_their_own_table_through_the_private_link(client):
     game = table.games.get(number=1)
     url = reverse("table-report", args=[table.report_token])
     assert client.get(url).status_code == 200
-    client.post(
-        url, {"game": game.pk, "version": game.version, "finished": "1", "out_1": 1, "out_2": 3}
-    )
+    report = {"game": game.pk, "version": game.version, "finished": "1", "out_1": 1, "out_2": 3}
+    client.post(url, {**report, "position": 2})
     game.refresh_from_db()
-    assert game.out_list(2) == [1, 3]
+    assert game.out_list(2) == [1, 3] and not game.confirmed
+    # Not counted yet: the round cannot close and standings ignore it.
+    assert set(tournament_scores(tournament=tournament).values()) == {0.0}
+    response = client.post(url, {"game": game.pk, "confirm": "1", "position": 2}, follow=True)
+    assert b"confirmed by an opponent" in response.content
+    game.refresh_from_db()
+    assert not game.confirmed
+    client.post(url, {"game": game.pk, "confirm": "1", "position": 1})
+    game.refresh_from_db()
+    assert game.confirmed
     assert client.get(reverse("table-report", args=["not-a-token"])).status_code == 404
+
+
+def test_a_self_report_without_a_seat_is_refused(client):
+    tournament = tournament_with_players(2)
+    round_ = round_pair_next(tournament=tournament)
+    round_publish(round=round_)
+    table = round_.tables.get()
+    game = table.games.get(number=1)
+    url = reverse("table-report", args=[table.report_token])
+    response = client.post(
+        url,
+        {"game": game.pk, "version": game.version, "finished": "1", "out_1": 1, "out_2": 3},
+        follow=True,
+    )
+    assert b"say which seat you sit in" in response.content
+    game.refresh_from_db()
+    assert game.status == "pending"
 
 
 def test_exports_and_a_lossless_import(client, organiser):

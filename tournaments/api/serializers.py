@@ -53,10 +53,10 @@ class TournamentSerializer(serializers.ModelSerializer):
         read_only_fields = ["status"]
 
     def validate_tiebreaks(self, value: Any) -> list[str]:
-        from tournaments.selectors.standings import TIEBREAKS
+        from tournaments.standings import TIE_BREAKS
 
-        if not isinstance(value, list) or any(v not in TIEBREAKS for v in value):
-            raise serializers.ValidationError(f"a list of tie-breaks out of {sorted(TIEBREAKS)}")
+        if not isinstance(value, list) or any(v not in TIE_BREAKS for v in value):
+            raise serializers.ValidationError(f"a list of tie-breaks out of {list(TIE_BREAKS)}")
         return value
 
 
@@ -154,6 +154,7 @@ class GameSerializer(serializers.ModelSerializer):
             "moves",
             "version",
             "entered_at",
+            "confirmed",
         ]
 
     def get_out(self, game: Game) -> list[int | None]:
@@ -171,6 +172,10 @@ class GameResultSerializer(serializers.Serializer):
     version = serializers.IntegerField(
         required=False, help_text="Refuse the write if the game changed since."
     )
+    position = serializers.IntegerField(
+        required=False,
+        help_text="Self-reports through a table's link: the reporting player's seat.",
+    )
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         given = [k for k in ("out", "moves", "events") if k in data]
@@ -183,3 +188,7 @@ class RecordSerializer(serializers.Serializer):
     players = serializers.IntegerField(min_value=2, max_value=5)
     variant = serializers.CharField(default="standard")
     moves = serializers.ListField(child=serializers.CharField(), allow_empty=True)
+
+
+class ConfirmSerializer(serializers.Serializer):
+    position = serializers.IntegerField(help_text="The confirming opponent's seat.")

@@ -271,11 +271,16 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
         return Response(s.GameSerializer(record_result(game, request)).data)
 
 
-def record_result(game: Game, request: Request) -> Game:
+def record_result(game: Game, request: Request, reporting: bool = False) -> Game:
     data = s.GameResultSerializer(data=request.data)
     data.is_valid(raise_exception=True)
     v = data.validated_data
-    common = {"game": game, "version": v.get("version"), "by": request.user}
+    reporter = None
+    if reporting:
+        if "position" not in v:
+            raise ServiceError("say which seat you sit in", field="position")
+        reporter = v["position"]
+    common = {"game": game, "version": v.get("version"), "by": request.user, "reporter": reporter}
     if "moves" in v:
         return result_services.game_record_moves(moves=v["moves"], **common)
     if "events" in v:
@@ -334,4 +339,22 @@ class ReportView(WriteThrottled, generics.GenericAPIView):
         if table.round.status != Round.Status.PUBLISHED:
             raise ServiceError("this round is not open for reports", field="round")
         game = get_object_or_404(Game, table=table, pk=game_id)
-        return Response(s.GameSerializer(record_result(game, request)).data)
+        return Response(s.GameSerializer(record_result(game, request, reporting=True)).data)
+
+
+class ConfirmView(WriteThrottled, generics.GenericAPIView):
+    """An opponent confirms a self-reported result; only then does it count."""
+
+    permission_classes = [AllowAny]
+    serializer_class = s.ConfirmSerializer
+
+    @extend_schema(request=s.ConfirmSerializer, responses={200: s.GameSerializer})
+    def post(self, request: Request, token: str, game_id: int) -> Response:
+        table = get_object_or_404(Table, report_token=token)
+        game = get_object_or_404(Game, table=table, pk=game_id)
+        data = s.ConfirmSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        confirmed = result_services.game_confirm(
+            game=game, position=data.validated_data["position"], by=request.user
+        )
+        return Response(s.GameSerializer(confirmed).data)

@@ -32,6 +32,8 @@ class GameRow:
     letters: list[str]
     moves: int
     version: int
+    confirmed: bool = True
+    reported_by: int | None = None
 
     @property
     def played(self) -> bool:
@@ -49,7 +51,11 @@ class TableRow:
 
     @property
     def complete(self) -> bool:
-        return all(g.played for g in self.games)
+        return all(g.played and g.confirmed for g in self.games)
+
+    @property
+    def awaiting_confirmation(self) -> bool:
+        return any(g.played and not g.confirmed for g in self.games)
 
 
 def round_tables(*, round_: Round) -> list[TableRow]:
@@ -83,12 +89,14 @@ def round_tables(*, round_: Round) -> list[TableRow]:
                     ],
                     moves=len(game.moves),
                     version=game.version,
+                    confirmed=game.confirmed,
+                    reported_by=game.reported_by_position,
                 )
             )
         if table.is_bye:
             table.seats[0].round_score = settings.bye_round_score()
             continue
-        played = [[int(o or 0) for o in g.out] for g in table.games if g.played]
+        played = [[int(o or 0) for o in g.out] for g in table.games if g.played and g.confirmed]
         if played:
             for seat, score in zip(table.seats, round_scores(played, settings), strict=True):
                 seat.round_score = score

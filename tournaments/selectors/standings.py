@@ -9,9 +9,15 @@ from dataclasses import dataclass, field
 from games.models import Game
 from tournaments.models import Seat, Tournament
 from tournaments.scoring import ScoringSettings
-
-# Tie-break keys an organiser can order (docs/scoring.md).
-TIEBREAKS = {"opponents", "median", "direct", "wins", "rating"}
+from tournaments.standings import (
+    TIE_BREAKS,
+    GameResult,
+    RoundResult,
+    StandingsPlayer,
+    TableResult,
+    TieBreak,
+    compute_standings,
+)
 
 
 def scoring_settings(tournament: Tournament) -> ScoringSettings:
@@ -34,7 +40,7 @@ class TableRecord:
     is_bye: bool
     entries: list[int]
     games: list[list[int]] = field(default_factory=list)
-    games_played: int = 0
+    finished: list[bool] = field(default_factory=list)
 
 
 def tournament_tables(*, tournament: Tournament, closed_only: bool = False) -> list[TableRecord]:
@@ -54,31 +60,15 @@ def tournament_tables(*, tournament: Tournament, closed_only: bool = False) -> l
     games = (
         Game.objects.filter(table_id__in=tables.keys())
         .exclude(status=Game.Status.PENDING)
+        .filter(confirmed=True)
         .order_by("table_id", "number")
-        .values_list("table_id", "out_1", "out_2", "out_3", "out_4")
+        .values_list("table_id", "status", "out_1", "out_2", "out_3", "out_4")
     )
-    for table_id, *outs in games:
+    for table_id, status, *outs in games:
         record = tables[table_id]
         record.games.append([int(o) for o in outs[: len(record.entries)]])
-        record.games_played += 1
+        record.finished.append(status == Game.Status.FINISHED)
     return list(tables.values())
-
-
-def tournament_scores(*, tournament: Tournament) -> dict[int, float]:
-    """Total weighted score per entry over the closed rounds (what the pairing ranks by)."""
-    from tournaments.scoring import round_scores
-
-    settings = scoring_settings(tournament)
-    totals: dict[int, float] = defaultdict(float)
-    for table in tournament_tables(tournament=tournament, closed_only=True):
-        if table.is_bye:
-            totals[table.entries[0]] += settings.bye_round_score()
-        elif table.games:
-            for entry, score in zip(
-                table.entries, round_scores(table.games, settings), strict=True
-            ):
-                totals[entry] += score
-    return dict(totals)
 
 
 @dataclass
@@ -124,30 +114,84 @@ class Standings:
         }
 
 
-def tournament_standings(*, tournament: Tournament) -> Standings:
-    """Provisional: totals only, ranked by score then seed."""
-    from tournaments.models import Entry
+TIE_BREAK_LABELS = {
+    "opponents": "Opp.",
+    "median": "Median opp.",
+    "direct": "Direct",
+    "wins": "Wins",
+    "rating": "Rating",
+}
 
-    scores = tournament_scores(tournament=tournament)
+
+def _tie_breaks(tournament: Tournament) -> tuple[TieBreak, ...]:
+    chosen = [t for t in tournament.tiebreaks or [] if t in TIE_BREAKS]
+    return tuple(chosen) if chosen else TIE_BREAKS
+
+
+def tournament_standings(*, tournament: Tournament) -> Standings:
+    """Standings over the closed rounds, from the pure core; three queries whatever the
+    number of players."""
     entries = list(tournament.entries.select_related("player").order_by("seed"))
-    rows = sorted(entries, key=lambda e: (-scores.get(e.pk, 0.0), e.seed))
-    closed = tournament.rounds.filter(status="closed").count()
+    players = [
+        StandingsPlayer(
+            id=str(e.pk),
+            rating=float(e.rating or 0),
+            seed=e.seed,
+            status=e.status,  # type: ignore[arg-type]
+            first_round=e.joined_round,
+        )
+        for e in entries
+    ]
+    rounds: dict[int, list[TableRecord]] = defaultdict(list)
+    for table in tournament_tables(tournament=tournament, closed_only=True):
+        rounds[table.round].append(table)
+    results = [
+        RoundResult(
+            number=number,
+            tables=tuple(
+                TableResult(
+                    seats=tuple(str(e) for e in t.entries),
+                    games=tuple(
+                        GameResult(tuple(out), finished)
+                        for out, finished in zip(t.games, t.finished, strict=True)
+                    ),
+                )
+                for t in tables
+                if not t.is_bye and t.games
+            ),
+            byes=tuple(str(t.entries[0]) for t in tables if t.is_bye),
+        )
+        for number, tables in sorted(rounds.items())
+    ]
+    tie_breaks = _tie_breaks(tournament)
+    rows = compute_standings(players, results, tie_breaks, scoring_settings(tournament))
+    by_id = {str(e.pk): e for e in entries}
     return Standings(
         rows=[
             StandingRow(
-                rank=i + 1,
-                entry_id=e.pk,
-                name=e.player.name,
-                score=scores.get(e.pk, 0.0),
-                rounds=0,
-                games=0,
-                per_game=0.0,
-                per_match=0.0,
-                tiebreaks=(),
-                withdrawn=e.status == Entry.Status.WITHDRAWN,
+                rank=row.rank,
+                entry_id=int(row.player),
+                name=by_id[row.player].player.name,
+                score=row.score,
+                rounds=row.rounds_played,
+                games=row.games_played,
+                per_game=row.average_per_game,
+                per_match=row.average_per_match,
+                tiebreaks=row.tie_breaks,
+                withdrawn=row.status == "withdrawn",
+                notes=", ".join(
+                    f"{mark} in round {i}"
+                    for i, mark in enumerate(row.marks, start=1)
+                    if mark in ("bye", "absent", "late")
+                ),
             )
-            for i, e in enumerate(rows)
+            for row in rows
         ],
-        tiebreak_labels=[],
-        rounds_closed=closed,
+        tiebreak_labels=[TIE_BREAK_LABELS[t] for t in tie_breaks],
+        rounds_closed=len(rounds),
     )
+
+
+def tournament_scores(*, tournament: Tournament) -> dict[int, float]:
+    """Total weighted score per entry over the closed rounds (what the pairing ranks by)."""
+    return {row.entry_id: row.score for row in tournament_standings(tournament=tournament).rows}

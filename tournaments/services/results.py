@@ -68,6 +68,7 @@ def _write(
     out: list[int],
     moves: list[str],
     colours_out: dict[str, list[str]],
+    reporter: int | None = None,
 ) -> Game:
     with transaction.atomic():
         locked = Game.objects.select_for_update().select_related("table__round").get(pk=game.pk)
@@ -80,6 +81,8 @@ def _write(
         round_ = locked.table.round
         if round_.status == Round.Status.PAIRED:
             raise ServiceError("results can be entered once the round is published")
+        if reporter is not None and round_.status != Round.Status.PUBLISHED:
+            raise ServiceError("this round is closed; ask the organiser to change results")
         seats = len(out)
         before = _game_snapshot(locked, seats) if locked.status != Game.Status.PENDING else None
         user = by if isinstance(by, AbstractBaseUser) else None
@@ -90,6 +93,8 @@ def _write(
             "entered_by": user,
             "entered_at": timezone.now(),
             "version": F("version") + 1,
+            "confirmed": reporter is None,
+            "reported_by_position": reporter,
         }
         for i in range(1, 5):
             fields[f"out_{i}"] = out[i - 1] if i <= seats else None
@@ -120,14 +125,53 @@ def game_record_out(
     finished: bool = True,
     version: int | None = None,
     by: User = None,
+    reporter: int | None = None,
 ) -> Game:
-    """Record pieces out per seat position (1..n)."""
+    """Record pieces out per seat position (1..n). ``reporter`` is the seat position of
+    a player reporting through the table's link: the result then waits for an opponent's
+    confirmation."""
     seats = _seats(game)
+    _check_reporter(reporter, seats)
     values = _validate_out(out, seats, game.target, finished)
     status = Game.Status.FINISHED if finished else Game.Status.UNFINISHED
     return _write(
-        game=game, version=version, by=by, status=status, out=values, moves=[], colours_out={}
+        game=game,
+        version=version,
+        by=by,
+        status=status,
+        out=values,
+        moves=[],
+        colours_out={},
+        reporter=reporter,
     )
+
+
+def _check_reporter(reporter: int | None, seats: int) -> None:
+    if reporter is not None and not 1 <= reporter <= seats:
+        raise ServiceError(f"say which seat (1-{seats}) you sit in", field="position")
+
+
+def game_confirm(*, game: Game, position: int, by: User = None) -> Game:
+    """An opponent confirms a result reported through the table's link."""
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().select_related("table__round").get(pk=game.pk)
+        seats = _seats(locked)
+        _check_reporter(position, seats)
+        if locked.status == Game.Status.PENDING:
+            raise ServiceError("there is no result to confirm yet")
+        if locked.confirmed:
+            return locked
+        if position == locked.reported_by_position:
+            raise ServiceError(
+                "the result must be confirmed by an opponent, not by the player who "
+                "reported it",
+                field="position",
+            )
+        if locked.table.round.status != Round.Status.PUBLISHED:
+            raise ServiceError("this round is closed; ask the organiser")
+        locked.confirmed = True
+        locked.save(update_fields=["confirmed"])
+    return locked
 
 
 def _moving_order(game: Game, seats: int) -> list[int]:
@@ -147,11 +191,13 @@ def game_record_moves(
     finished: bool | None = None,
     version: int | None = None,
     by: User = None,
+    reporter: int | None = None,
 ) -> Game:
     """Replay a move record with the rules engine and store it with the pieces out it
     yields. An illegal record is refused with the engine's ply and reason; nothing is
     saved. A record that stops before the end counts as unfinished (the turn ended)."""
     seats = _seats(game)
+    _check_reporter(reporter, seats)
     record = {"players": seats, "variant": "standard", "moves": list(moves)}
     try:
         result = pentagame.replay(record)
@@ -181,11 +227,17 @@ def game_record_moves(
         out=out,
         moves=normalised,
         colours_out=colours,
+        reporter=reporter,
     )
 
 
 def game_import_events(
-    *, game: Game, events: Any, version: int | None = None, by: User = None
+    *,
+    game: Game,
+    events: Any,
+    version: int | None = None,
+    by: User = None,
+    reporter: int | None = None,
 ) -> Game:
     """Import a game from the online client's JSON event list."""
     try:
@@ -198,4 +250,6 @@ def game_import_events(
             f"{_seats(game)}",
             field="events",
         )
-    return game_record_moves(game=game, moves=imported.record["moves"], version=version, by=by)
+    return game_record_moves(
+        game=game, moves=imported.record["moves"], version=version, by=by, reporter=reporter
+    )

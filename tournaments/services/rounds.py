@@ -232,11 +232,20 @@ def round_close(*, round: Round, by: User = None, force: bool = False) -> Round:
             return round_
         if round_.status != Round.Status.PUBLISHED:
             raise ConflictError(f"round {round_.number} must be published before it is closed")
-        missing = Game.objects.filter(table__round=round_, status=Game.Status.PENDING)
+        games = Game.objects.filter(table__round=round_).select_related("table")
+        missing = games.filter(status=Game.Status.PENDING)
         if missing.exists() and not force:
-            tables = sorted({g.table.number for g in missing.select_related("table")})
+            tables = sorted({g.table.number for g in missing})
             raise ServiceError(
                 f"results missing at table(s) {', '.join(map(str, tables))}", field="round"
+            )
+        waiting = games.filter(confirmed=False)
+        if waiting.exists():
+            tables = sorted({g.table.number for g in waiting})
+            raise ServiceError(
+                "reported results await an opponent's confirmation at table(s) "
+                f"{', '.join(map(str, tables))}; confirm them or enter them yourself",
+                field="round",
             )
         round_.status = Round.Status.CLOSED
         round_.closed_at = timezone.now()

@@ -124,3 +124,32 @@ def test_standings_answer_304_to_a_matching_etag(director):
     director.post("/api/v1/tournaments/etag-cup/entries/", {"name": "Newcomer"}, format="json")
     changed = director.get("/api/v1/tournaments/etag-cup/standings/", HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def test_a_self_report_counts_once_an_opponent_confirms(director):
+    from tournaments.models import Table
+
+    director.post(
+        "/api/v1/tournaments/", {"club": "kiel", "name": "Self", "published": True}, format="json"
+    )
+    director.post("/api/v1/tournaments/self/entries/paste/", {"players": "A\nB"})
+    director.post("/api/v1/tournaments/self/rounds/")
+    director.post("/api/v1/tournaments/self/rounds/1/publish/")
+    token = Table.objects.get(round__tournament__slug="self").report_token
+    game = director.get("/api/v1/tournaments/self/rounds/1/tables/").json()[0]["games"][0]
+    player = APIClient()
+    url = f"/api/v1/report/{token}/games/{game['id']}/"
+    missing_seat = player.post(url, {"out": [3, 2]}, format="json")
+    assert missing_seat.status_code == 400 and missing_seat.json()["field"] == "position"
+    reported = player.post(url, {"out": [3, 2], "position": 1}, format="json")
+    assert reported.status_code == 200 and reported.json()["confirmed"] is False
+    same = player.post(url + "confirm/", {"position": 1}, format="json")
+    assert same.status_code == 400
+    confirmed = player.post(url + "confirm/", {"position": 2}, format="json")
+    assert confirmed.status_code == 200 and confirmed.json()["confirmed"] is True
+    assert (
+        player.post(
+            "/api/v1/report/wrong/games/1/", {"out": [3, 2], "position": 1}, format="json"
+        ).status_code
+        == 404
+    )

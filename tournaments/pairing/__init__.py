@@ -1,0 +1,24 @@
+"""Django-free Swiss pairing for Pentagame: mixed 2- and 3-player tables (section 21).
+
+The web pages, the API and ``python -m tournaments.pairing`` all call ``pair_round``.
+"""
+
+from .club import ClubPlayer, club_tables
+from .engine import pair_round
+from .first_move import game_orders, seat_order
+from .types import POLICIES, Meeting, Pairing, PairingError, PairingPlayer, Policy, Table
+
+__all__ = [
+    "POLICIES",
+    "ClubPlayer",
+    "Meeting",
+    "Pairing",
+    "PairingError",
+    "PairingPlayer",
+    "Policy",
+    "Table",
+    "club_tables",
+    "game_orders",
+    "pair_round",
+    "seat_order",
+]

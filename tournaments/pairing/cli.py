@@ -1,0 +1,134 @@
+"""``python -m tournaments.pairing FILE|-``: the JSON interface of issue 4.
+
+Input::
+
+    {"policy": "pairs+triple", "players": [{"id": "p1", "score": 12, "seed": 1}, ...],
+     "met": [["p1", "p2"], ...], "forbidden": [["p3", "p4"]],
+     "had_triple": ["p7"], "had_bye": []}
+
+Output: ``{"tables": [["p1", "p2"], ["p3", "p4", "p5"]], "bye": null, "rematches": 0}``.
+Seat order within a table is the first-move order (seat 0 begins game 1).
+Exit status 0 on success, 1 with ``{"error": ...}`` when no valid pairing exists,
+2 with ``{"error": ...}`` for a malformed file. Optional extras: a player's ``starts``
+(2-player games begun so far) and ``active`` (false = withdrawn); a third element in a
+``met`` entry gives the round (turn) number, otherwise the list is taken oldest first.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO, cast
+
+from .engine import pair_round
+from .types import POLICIES, Meeting, PairingError, PairingPlayer, Policy
+
+
+class MalformedInput(ValueError):
+    pass
+
+
+def _number(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise MalformedInput(f"{what} must be a number")
+    return float(value)
+
+
+def _integer(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedInput(f"{what} must be an integer")
+    return value
+
+
+def _ids(value: object, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise MalformedInput(f"{what} must be a list of player ids (strings)")
+    return cast(list[str], value)
+
+
+def parse_request(
+    data: Any,
+) -> tuple[list[PairingPlayer], list[Meeting], list[tuple[str, str]], list[str], list[str], Policy]:
+    """Validate the decoded JSON; raises MalformedInput with a message saying what is wrong."""
+    if not isinstance(data, dict):
+        raise MalformedInput("the document must be a JSON object")
+    policy = data.get("policy", "pairs+triple")
+    if policy not in POLICIES:
+        raise MalformedInput(f"policy must be one of {', '.join(POLICIES)}")
+    raw_players = data.get("players")
+    if not isinstance(raw_players, list):
+        raise MalformedInput("players must be a list")
+    players: list[PairingPlayer] = []
+    for i, raw in enumerate(raw_players):
+        if not isinstance(raw, dict) or not isinstance(raw.get("id"), str) or not raw["id"]:
+            raise MalformedInput(f"players[{i}] needs a non-empty string id")
+        active = raw.get("active", True)
+        if not isinstance(active, bool):
+            raise MalformedInput(f"players[{i}].active must be true or false")
+        players.append(
+            PairingPlayer(
+                id=raw["id"],
+                score=_number(raw.get("score", 0), f"players[{i}].score"),
+                seed=_integer(raw.get("seed", i + 1), f"players[{i}].seed"),
+                starts=_integer(raw.get("starts", 0), f"players[{i}].starts"),
+                active=active,
+            )
+        )
+    if len({p.id for p in players}) != len(players):
+        raise MalformedInput("player ids must be unique")
+    met: list[Meeting] = []
+    raw_met = data.get("met", [])
+    if not isinstance(raw_met, list):
+        raise MalformedInput("met must be a list of pairs")
+    for i, entry in enumerate(raw_met):
+        if (
+            not isinstance(entry, list)
+            or len(entry) not in (2, 3)
+            or not all(isinstance(v, str) for v in entry[:2])
+        ):
+            raise MalformedInput(f"met[{i}] must be [id, id] or [id, id, round]")
+        when = _integer(entry[2], f"met[{i}] round") if len(entry) == 3 else i + 1
+        met.append(Meeting(entry[0], entry[1], when))
+    forbidden: list[tuple[str, str]] = []
+    raw_forbidden = data.get("forbidden", [])
+    if not isinstance(raw_forbidden, list):
+        raise MalformedInput("forbidden must be a list of pairs")
+    for i, entry in enumerate(raw_forbidden):
+        pair = _ids(entry, f"forbidden[{i}]")
+        if len(pair) != 2:
+            raise MalformedInput(f"forbidden[{i}] must be [id, id]")
+        forbidden.append((pair[0], pair[1]))
+    had_triple = _ids(data.get("had_triple", []), "had_triple")
+    had_bye = _ids(data.get("had_bye", []), "had_bye")
+    return players, met, forbidden, had_triple, had_bye, cast(Policy, policy)
+
+
+def _emit(out: TextIO, payload: object) -> None:
+    out.write(json.dumps(payload) + "\n")
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    out = sys.stdout
+    if len(args) != 1:
+        _emit(out, {"error": "usage: python -m tournaments.pairing FILE|-"})
+        return 2
+    try:
+        if args[0] == "-":
+            text = (stdin or sys.stdin).read()
+        else:
+            with open(args[0], encoding="utf-8") as handle:
+                text = handle.read()
+        request = parse_request(json.loads(text))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, MalformedInput) as exc:
+        _emit(out, {"error": f"malformed input: {exc}"})
+        return 2
+    players, met, forbidden, had_triple, had_bye, policy = request
+    try:
+        pairing = pair_round(players, met, forbidden, had_triple, had_bye, policy)
+    except PairingError as exc:
+        _emit(out, {"error": f"no valid pairing: {exc}"})
+        return 1
+    _emit(out, pairing.as_json())
+    return 0
