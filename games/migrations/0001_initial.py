@@ -6,38 +6,117 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('tournaments', '0001_initial'),
+        ("tournaments", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('first_position', models.PositiveSmallIntegerField(default=1)),
-                ('direction', models.CharField(choices=[('clockwise', 'clockwise'), ('widdershins', 'widdershins')], default='clockwise', max_length=12)),
-                ('status', models.CharField(choices=[('pending', 'not played yet'), ('finished', 'finished'), ('unfinished', 'unfinished (the turn ended)')], default='pending', max_length=12)),
-                ('target', models.PositiveSmallIntegerField(default=3)),
-                ('out_1', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('out_2', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('out_3', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('out_4', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('colours_out', models.JSONField(blank=True, default=dict)),
-                ('moves', models.JSONField(blank=True, default=list)),
-                ('entered_at', models.DateTimeField(blank=True, null=True)),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('entered_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='games', to='tournaments.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("first_position", models.PositiveSmallIntegerField(default=1)),
+                (
+                    "direction",
+                    models.CharField(
+                        choices=[("clockwise", "clockwise"), ("widdershins", "widdershins")],
+                        default="clockwise",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "not played yet"),
+                            ("finished", "finished"),
+                            ("unfinished", "unfinished (the turn ended)"),
+                        ],
+                        default="pending",
+                        max_length=12,
+                    ),
+                ),
+                ("target", models.PositiveSmallIntegerField(default=3)),
+                ("out_1", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("out_2", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("out_3", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("out_4", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("colours_out", models.JSONField(blank=True, default=dict)),
+                ("moves", models.JSONField(blank=True, default=list)),
+                ("entered_at", models.DateTimeField(blank=True, null=True)),
+                ("version", models.PositiveIntegerField(default=0)),
+                (
+                    "entered_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="games",
+                        to="tournaments.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'number'],
-                'constraints': [models.UniqueConstraint(fields=('table', 'number'), name='game_unique_number'), models.CheckConstraint(condition=models.Q(('out_1__isnull', True), ('out_1__lte', models.F('target')), _connector='OR'), name='game_out_1_within_target'), models.CheckConstraint(condition=models.Q(('out_2__isnull', True), ('out_2__lte', models.F('target')), _connector='OR'), name='game_out_2_within_target'), models.CheckConstraint(condition=models.Q(('out_3__isnull', True), ('out_3__lte', models.F('target')), _connector='OR'), name='game_out_3_within_target'), models.CheckConstraint(condition=models.Q(('out_4__isnull', True), ('out_4__lte', models.F('target')), _connector='OR'), name='game_out_4_within_target'), models.CheckConstraint(condition=models.Q(('status', 'pending'), models.Q(('out_1__isnull', False), ('out_2__isnull', False)), _connector='OR'), name='game_result_has_pieces_out')],
+                "ordering": ["table", "number"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("table", "number"), name="game_unique_number"),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("out_1__isnull", True),
+                            ("out_1__lte", models.F("target")),
+                            _connector="OR",
+                        ),
+                        name="game_out_1_within_target",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("out_2__isnull", True),
+                            ("out_2__lte", models.F("target")),
+                            _connector="OR",
+                        ),
+                        name="game_out_2_within_target",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("out_3__isnull", True),
+                            ("out_3__lte", models.F("target")),
+                            _connector="OR",
+                        ),
+                        name="game_out_3_within_target",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("out_4__isnull", True),
+                            ("out_4__lte", models.F("target")),
+                            _connector="OR",
+                        ),
+                        name="game_out_4_within_target",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("status", "pending"),
+                            models.Q(("out_1__isnull", False), ("out_2__isnull", False)),
+                            _connector="OR",
+                        ),
+                        name="game_result_has_pieces_out",
+                    ),
+                ],
             },
         ),
     ]

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0001_initial'),
+        ("games", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='confirmed',
+            model_name="game",
+            name="confirmed",
             field=models.BooleanField(default=True),
         ),
         migrations.AddField(
-            model_name='game',
-            name='reported_by_position',
+            model_name="game",
+            name="reported_by_position",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
     ]

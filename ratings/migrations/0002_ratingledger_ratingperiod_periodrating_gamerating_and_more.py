@@ -5,93 +5,233 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0001_initial'),
-        ('ratings', '0001_initial'),
-        ('tournaments', '0002_club_rating_system'),
+        ("games", "0001_initial"),
+        ("ratings", "0001_initial"),
+        ("tournaments", "0002_club_rating_system"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RatingLedger',
+            name="RatingLedger",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('system', models.CharField(choices=[('glicko2', 'Glicko-2'), ('openskill', 'OpenSkill'), ('elo', 'Elo')], max_length=16, unique=True)),
-                ('params', models.JSONField(blank=True, default=dict)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "system",
+                    models.CharField(
+                        choices=[
+                            ("glicko2", "Glicko-2"),
+                            ("openskill", "OpenSkill"),
+                            ("elo", "Elo"),
+                        ],
+                        max_length=16,
+                        unique=True,
+                    ),
+                ),
+                ("params", models.JSONField(blank=True, default=dict)),
             ],
         ),
         migrations.CreateModel(
-            name='RatingPeriod',
+            name="RatingPeriod",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('closed_at', models.DateTimeField()),
-                ('rated_at', models.DateTimeField(blank=True, null=True)),
-                ('games', models.PositiveIntegerField(default=0)),
-                ('skipped', models.JSONField(blank=True, default=list)),
-                ('evening', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.tournament')),
-                ('round', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("closed_at", models.DateTimeField()),
+                ("rated_at", models.DateTimeField(blank=True, null=True)),
+                ("games", models.PositiveIntegerField(default=0)),
+                ("skipped", models.JSONField(blank=True, default=list)),
+                (
+                    "evening",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.tournament",
+                    ),
+                ),
+                (
+                    "round",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.round",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['closed_at', 'id'],
+                "ordering": ["closed_at", "id"],
             },
         ),
         migrations.CreateModel(
-            name='PeriodRating',
+            name="PeriodRating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('system', models.CharField(choices=[('glicko2', 'Glicko-2'), ('openskill', 'OpenSkill'), ('elo', 'Elo')], max_length=16)),
-                ('rating_before', models.FloatField()),
-                ('rating_after', models.FloatField()),
-                ('deviation_after', models.FloatField(blank=True, null=True)),
-                ('state_after', models.JSONField(default=dict)),
-                ('games', models.PositiveIntegerField(default=0)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.player')),
-                ('period', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='ratings.ratingperiod')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "system",
+                    models.CharField(
+                        choices=[
+                            ("glicko2", "Glicko-2"),
+                            ("openskill", "OpenSkill"),
+                            ("elo", "Elo"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("rating_before", models.FloatField()),
+                ("rating_after", models.FloatField()),
+                ("deviation_after", models.FloatField(blank=True, null=True)),
+                ("state_after", models.JSONField(default=dict)),
+                ("games", models.PositiveIntegerField(default=0)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.player",
+                    ),
+                ),
+                (
+                    "period",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to="ratings.ratingperiod",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['period__closed_at', 'period_id'],
+                "ordering": ["period__closed_at", "period_id"],
             },
         ),
         migrations.CreateModel(
-            name='GameRating',
+            name="GameRating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('system', models.CharField(choices=[('glicko2', 'Glicko-2'), ('openskill', 'OpenSkill'), ('elo', 'Elo')], max_length=16)),
-                ('before', models.FloatField()),
-                ('after', models.FloatField()),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='games.game')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.player')),
-                ('period', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='ratings.ratingperiod')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "system",
+                    models.CharField(
+                        choices=[
+                            ("glicko2", "Glicko-2"),
+                            ("openskill", "OpenSkill"),
+                            ("elo", "Elo"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("before", models.FloatField()),
+                ("after", models.FloatField()),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.player",
+                    ),
+                ),
+                (
+                    "period",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="ratings.ratingperiod",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='PlayerRating',
+            name="PlayerRating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('system', models.CharField(choices=[('glicko2', 'Glicko-2'), ('openskill', 'OpenSkill'), ('elo', 'Elo')], max_length=16)),
-                ('rating', models.FloatField()),
-                ('deviation', models.FloatField(blank=True, null=True)),
-                ('state', models.JSONField(default=dict)),
-                ('games', models.PositiveIntegerField(default=0)),
-                ('last_played', models.DateTimeField(blank=True, null=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='tournaments.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "system",
+                    models.CharField(
+                        choices=[
+                            ("glicko2", "Glicko-2"),
+                            ("openskill", "OpenSkill"),
+                            ("elo", "Elo"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("rating", models.FloatField()),
+                ("deviation", models.FloatField(blank=True, null=True)),
+                ("state", models.JSONField(default=dict)),
+                ("games", models.PositiveIntegerField(default=0)),
+                ("last_played", models.DateTimeField(blank=True, null=True)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to="tournaments.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-rating'],
-                'constraints': [models.UniqueConstraint(fields=('player', 'system'), name='rating_once_per_system')],
+                "ordering": ["-rating"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("player", "system"), name="rating_once_per_system"
+                    )
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='ratingperiod',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('evening__isnull', True), ('round__isnull', False)), models.Q(('evening__isnull', False), ('round__isnull', True)), _connector='OR'), name='period_is_round_or_evening'),
+            model_name="ratingperiod",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("evening__isnull", True), ("round__isnull", False)),
+                    models.Q(("evening__isnull", False), ("round__isnull", True)),
+                    _connector="OR",
+                ),
+                name="period_is_round_or_evening",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='periodrating',
-            constraint=models.UniqueConstraint(fields=('period', 'player', 'system'), name='period_rating_once'),
+            model_name="periodrating",
+            constraint=models.UniqueConstraint(
+                fields=("period", "player", "system"), name="period_rating_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='gamerating',
-            constraint=models.UniqueConstraint(fields=('game', 'player', 'system'), name='game_rating_once'),
+            model_name="gamerating",
+            constraint=models.UniqueConstraint(
+                fields=("game", "player", "system"), name="game_rating_once"
+            ),
         ),
     ]

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,207 +14,489 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Round',
+            name="Round",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('status', models.CharField(choices=[('paired', 'paired (not yet published)'), ('published', 'published'), ('closed', 'closed')], default='paired', max_length=16)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('published_at', models.DateTimeField(blank=True, null=True)),
-                ('closed_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("paired", "paired (not yet published)"),
+                            ("published", "published"),
+                            ("closed", "closed"),
+                        ],
+                        default="paired",
+                        max_length=16,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("published_at", models.DateTimeField(blank=True, null=True)),
+                ("closed_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['tournament', 'number'],
+                "ordering": ["tournament", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Club',
+            name="Club",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120, unique=True)),
-                ('slug', models.SlugField(max_length=120, unique=True)),
-                ('city', models.CharField(blank=True, max_length=120)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('organisers', models.ManyToManyField(blank=True, related_name='organised_clubs', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120, unique=True)),
+                ("slug", models.SlugField(max_length=120, unique=True)),
+                ("city", models.CharField(blank=True, max_length=120)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "organisers",
+                    models.ManyToManyField(
+                        blank=True, related_name="organised_clubs", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='players', to='tournaments.club')),
-                ('user', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='player', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="players",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "user",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="player",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seed', models.PositiveIntegerField(help_text='1 = strongest; orders the first round.')),
-                ('status', models.CharField(choices=[('active', 'active'), ('withdrawn', 'withdrawn'), ('late', 'late entry')], default='active', max_length=16)),
-                ('rating', models.IntegerField(blank=True, help_text='Rating at entry, if known.', null=True)),
-                ('checked_in', models.BooleanField(default=False)),
-                ('joined_round', models.PositiveSmallIntegerField(default=1)),
-                ('withdrawn_after_round', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='tournaments.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "seed",
+                    models.PositiveIntegerField(help_text="1 = strongest; orders the first round."),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("active", "active"),
+                            ("withdrawn", "withdrawn"),
+                            ("late", "late entry"),
+                        ],
+                        default="active",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "rating",
+                    models.IntegerField(
+                        blank=True, help_text="Rating at entry, if known.", null=True
+                    ),
+                ),
+                ("checked_in", models.BooleanField(default=False)),
+                ("joined_round", models.PositiveSmallIntegerField(default=1)),
+                ("withdrawn_after_round", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to="tournaments.player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'entries',
-                'ordering': ['seed'],
+                "verbose_name_plural": "entries",
+                "ordering": ["seed"],
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('is_bye', models.BooleanField(default=False)),
-                ('report_token', models.CharField(max_length=32, unique=True)),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='tournaments.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("is_bye", models.BooleanField(default=False)),
+                ("report_token", models.CharField(max_length=32, unique=True)),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tables",
+                        to="tournaments.round",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['round', 'number'],
+                "ordering": ["round", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField()),
-                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='seats', to='tournaments.entry')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.round')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='tournaments.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField()),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.RESTRICT,
+                        related_name="seats",
+                        to="tournaments.entry",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.round",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="tournaments.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'position'],
+                "ordering": ["table", "position"],
             },
         ),
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=160)),
-                ('slug', models.SlugField(max_length=160, unique=True)),
-                ('kind', models.CharField(choices=[('swiss', 'Swiss tournament'), ('round_robin', 'Round-robin league'), ('evening', 'Club evening')], default='swiss', max_length=16)),
-                ('status', models.CharField(choices=[('draft', 'draft'), ('running', 'running'), ('finished', 'finished')], default='draft', max_length=16)),
-                ('published', models.BooleanField(default=False, help_text='Published tournaments are visible to everyone.')),
-                ('date', models.DateField(blank=True, null=True)),
-                ('rounds_planned', models.PositiveSmallIntegerField(default=5)),
-                ('policy', models.CharField(choices=[('pairs+triple', '2-player tables, one 3-player table when odd'), ('prefer-triples', 'prefer 3-player tables'), ('pairs+bye', '2-player tables and a bye when odd')], default='pairs+triple', max_length=16)),
-                ('games_per_turn_2', models.PositiveSmallIntegerField(default=3)),
-                ('games_per_turn_3', models.PositiveSmallIntegerField(default=2)),
-                ('factor_2', models.DecimalField(decimal_places=2, default=2, max_digits=5)),
-                ('factor_3', models.DecimalField(decimal_places=2, default=3, max_digits=5)),
-                ('target', models.PositiveSmallIntegerField(default=3, help_text='Pieces out to win.')),
-                ('bye_score', models.DecimalField(blank=True, decimal_places=2, help_text='Weighted round score of a bye; empty = an even result.', max_digits=6, null=True)),
-                ('absence_score', models.DecimalField(decimal_places=2, default=0, max_digits=6)),
-                ('tiebreaks', models.JSONField(blank=True, default=list, help_text="Tie-break order, e.g. ['opponents', 'median', 'direct', 'wins', 'rating'].")),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='tournaments', to='tournaments.club')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('directors', models.ManyToManyField(blank=True, related_name='directed_tournaments', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=160)),
+                ("slug", models.SlugField(max_length=160, unique=True)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("swiss", "Swiss tournament"),
+                            ("round_robin", "Round-robin league"),
+                            ("evening", "Club evening"),
+                        ],
+                        default="swiss",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("draft", "draft"),
+                            ("running", "running"),
+                            ("finished", "finished"),
+                        ],
+                        default="draft",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "published",
+                    models.BooleanField(
+                        default=False, help_text="Published tournaments are visible to everyone."
+                    ),
+                ),
+                ("date", models.DateField(blank=True, null=True)),
+                ("rounds_planned", models.PositiveSmallIntegerField(default=5)),
+                (
+                    "policy",
+                    models.CharField(
+                        choices=[
+                            ("pairs+triple", "2-player tables, one 3-player table when odd"),
+                            ("prefer-triples", "prefer 3-player tables"),
+                            ("pairs+bye", "2-player tables and a bye when odd"),
+                        ],
+                        default="pairs+triple",
+                        max_length=16,
+                    ),
+                ),
+                ("games_per_turn_2", models.PositiveSmallIntegerField(default=3)),
+                ("games_per_turn_3", models.PositiveSmallIntegerField(default=2)),
+                ("factor_2", models.DecimalField(decimal_places=2, default=2, max_digits=5)),
+                ("factor_3", models.DecimalField(decimal_places=2, default=3, max_digits=5)),
+                (
+                    "target",
+                    models.PositiveSmallIntegerField(default=3, help_text="Pieces out to win."),
+                ),
+                (
+                    "bye_score",
+                    models.DecimalField(
+                        blank=True,
+                        decimal_places=2,
+                        help_text="Weighted round score of a bye; empty = an even result.",
+                        max_digits=6,
+                        null=True,
+                    ),
+                ),
+                ("absence_score", models.DecimalField(decimal_places=2, default=0, max_digits=6)),
+                (
+                    "tiebreaks",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="Tie-break order, e.g. ['opponents', 'median', 'direct', 'wins', 'rating'].",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournaments",
+                        to="tournaments.club",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "directors",
+                    models.ManyToManyField(
+                        blank=True, related_name="directed_tournaments", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-date', '-created_at'],
+                "ordering": ["-date", "-created_at"],
             },
         ),
         migrations.AddField(
-            model_name='round',
-            name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='tournaments.tournament'),
+            model_name="round",
+            name="tournament",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="rounds",
+                to="tournaments.tournament",
+            ),
         ),
         migrations.CreateModel(
-            name='ForbiddenPair',
+            name="ForbiddenPair",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.CharField(blank=True, max_length=120)),
-                ('first', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.entry')),
-                ('second', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.entry')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='forbidden_pairs', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("reason", models.CharField(blank=True, max_length=120)),
+                (
+                    "first",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.entry",
+                    ),
+                ),
+                (
+                    "second",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.entry",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="forbidden_pairs",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
         ),
         migrations.AddField(
-            model_name='entry',
-            name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='tournaments.tournament'),
+            model_name="entry",
+            name="tournament",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="entries",
+                to="tournaments.tournament",
+            ),
         ),
         migrations.CreateModel(
-            name='AuditEntry',
+            name="AuditEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('action', models.CharField(max_length=64)),
-                ('target', models.CharField(blank=True, max_length=120)),
-                ('before', models.JSONField(blank=True, null=True)),
-                ('after', models.JSONField(blank=True, null=True)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='audit', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("action", models.CharField(max_length=64)),
+                ("target", models.CharField(blank=True, max_length=120)),
+                ("before", models.JSONField(blank=True, null=True)),
+                ("after", models.JSONField(blank=True, null=True)),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="audit",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'audit entries',
-                'ordering': ['-at', '-id'],
+                "verbose_name_plural": "audit entries",
+                "ordering": ["-at", "-id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(fields=('club', 'name'), name='player_unique_name_in_club'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                fields=("club", "name"), name="player_unique_name_in_club"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.UniqueConstraint(fields=('round', 'number'), name='table_unique_number'),
+            model_name="table",
+            constraint=models.UniqueConstraint(
+                fields=("round", "number"), name="table_unique_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('round', 'entry'), name='seat_once_per_round'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                fields=("round", "entry"), name="seat_once_per_round"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('table', 'position'), name='seat_unique_position'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                fields=("table", "position"), name="seat_unique_position"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.CheckConstraint(condition=models.Q(('position__gte', 1), ('position__lte', 5)), name='seat_position_1_5'),
+            model_name="seat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("position__gte", 1), ("position__lte", 5)),
+                name="seat_position_1_5",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('target__gte', 1), ('target__lte', 5)), name='tournament_target_1_5'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("target__gte", 1), ("target__lte", 5)),
+                name="tournament_target_1_5",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('games_per_turn_2__gte', 1), ('games_per_turn_3__gte', 1)), name='tournament_games_per_turn_positive'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("games_per_turn_2__gte", 1), ("games_per_turn_3__gte", 1)),
+                name="tournament_games_per_turn_positive",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='round_unique_number'),
+            model_name="round",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "number"), name="round_unique_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='round_number_positive'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("number__gte", 1)), name="round_number_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='forbiddenpair',
-            constraint=models.UniqueConstraint(fields=('tournament', 'first', 'second'), name='forbid_once'),
+            model_name="forbiddenpair",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "first", "second"), name="forbid_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='forbiddenpair',
-            constraint=models.CheckConstraint(condition=models.Q(('first', models.F('second')), _negated=True), name='forbid_two'),
+            model_name="forbiddenpair",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("first", models.F("second")), _negated=True), name="forbid_two"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'player'), name='entry_once'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(fields=("tournament", "player"), name="entry_once"),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'seed'), name='entry_unique_seed'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "seed"), name="entry_unique_seed"
+            ),
         ),
     ]

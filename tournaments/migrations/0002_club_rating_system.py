@@ -4,15 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0001_initial'),
+        ("tournaments", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='club',
-            name='rating_system',
-            field=models.CharField(choices=[('glicko2', 'Glicko-2'), ('openskill', 'OpenSkill'), ('elo', 'Elo')], default='glicko2', help_text="The rating shown on the club's pages; all three are kept.", max_length=16),
+            model_name="club",
+            name="rating_system",
+            field=models.CharField(
+                choices=[("glicko2", "Glicko-2"), ("openskill", "OpenSkill"), ("elo", "Elo")],
+                default="glicko2",
+                help_text="The rating shown on the club's pages; all three are kept.",
+                max_length=16,
+            ),
         ),
     ]

@@ -163,8 +163,7 @@ def game_confirm(*, game: Game, position: int, by: User = None) -> Game:
             return locked
         if position == locked.reported_by_position:
             raise ServiceError(
-                "the result must be confirmed by an opponent, not by the player who "
-                "reported it",
+                "the result must be confirmed by an opponent, not by the player who reported it",
                 field="position",
             )
         if locked.table.round.status != Round.Status.PUBLISHED:
