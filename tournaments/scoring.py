@@ -26,12 +26,19 @@ def dropped_scores(
     2 vs 2 play to 5 pieces per team, so pass ``target=5``).
     """
     if teams is None:
-        sides: list[list[int]] = [[seat] for seat in range(len(out))]
-    else:
-        sides = [list(team) for team in teams]
-        seats = sorted(seat for team in sides for seat in team)
-        if seats != list(range(len(out))):
-            raise ValueError("teams must name every seat exactly once")
+        # Hot path (standings of big fields): one seat per side, no team bookkeeping.
+        n = len(out)
+        if n < 2:
+            raise ValueError("a game needs at least two sides")
+        for pieces in out:
+            if not 0 <= pieces <= target:
+                raise ValueError(f"pieces out must lie in 0..{target}, got {pieces}")
+        missing = target * n - sum(out)
+        return [p + (missing - (target - p)) / (n - 1) for p in out]
+    sides = [list(team) for team in teams]
+    seats = sorted(seat for team in sides for seat in team)
+    if seats != list(range(len(out))):
+        raise ValueError("teams must name every seat exactly once")
     if len(sides) < 2:
         raise ValueError("a game needs at least two sides")
     side_out = [sum(out[seat] for seat in side) for side in sides]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -23,7 +21,7 @@ from games.models import Game
 from tournaments.models import Club, Entry, Player, Round, Table, Tournament
 from tournaments.permissions import can_direct, can_organise, can_view
 from tournaments.selectors.rounds import round_tables
-from tournaments.selectors.standings import tournament_standings
+from tournaments.selectors.standings import standings_stamp, tournament_standings
 from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
@@ -304,27 +302,6 @@ class StandingsView(TournamentScoped, APIView):
         response["Last-Modified"] = http_date(tournament.updated_at.timestamp())
         response["Cache-Control"] = "no-cache"
         return response
-
-
-def standings_stamp(tournament: Tournament) -> str:
-    """Changes whenever a result, round or entry of the tournament changes."""
-    from django.db.models import Max
-
-    games = Game.objects.filter(table__round__tournament=tournament).aggregate(
-        at=Max("entered_at"), v=Max("version")
-    )
-    rounds = tournament.rounds.aggregate(n=Max("number"), c=Max("closed_at"))
-    entries = tournament.entries.aggregate(n=Max("id"))
-    raw = json.dumps(
-        [
-            str(games),
-            str(rounds),
-            str(entries),
-            str(tournament.updated_at),
-            tournament.entries.filter(status="withdrawn").count(),
-        ]
-    )
-    return hashlib.sha1(raw.encode()).hexdigest()[:20]
 
 
 class ReportView(WriteThrottled, generics.GenericAPIView):

@@ -3,8 +3,12 @@ pure scoring and standings cores."""
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
+
+from django.core.cache import cache
+from django.db.models import Count, Max, Q, Sum
 
 from games.models import Game
 from tournaments.models import Seat, Tournament
@@ -128,9 +132,33 @@ def _tie_breaks(tournament: Tournament) -> tuple[TieBreak, ...]:
     return tuple(chosen) if chosen else TIE_BREAKS
 
 
+def standings_stamp(tournament: Tournament) -> str:
+    """Changes whenever anything the standings read changes (results, rounds, entries,
+    settings); pollers and the cache key on it. Four small aggregate queries."""
+    games = Game.objects.filter(table__round__tournament=tournament).aggregate(
+        at=Max("entered_at"), v=Sum("version"), n=Count("id")
+    )
+    rounds = tournament.rounds.aggregate(n=Max("number"), c=Max("closed_at"))
+    entries = tournament.entries.aggregate(
+        n=Count("id"), w=Count("id", filter=Q(status="withdrawn")), m=Max("id")
+    )
+    raw = repr((games, rounds, entries, tournament.updated_at))
+    return hashlib.sha1(raw.encode()).hexdigest()[:20]
+
+
 def tournament_standings(*, tournament: Tournament) -> Standings:
-    """Standings over the closed rounds, from the pure core; three queries whatever the
-    number of players."""
+    """Standings over the closed rounds, cached under the tournament's stamp so that
+    pollers and projectors cost four small queries between two results."""
+    key = f"standings:{tournament.pk}:{standings_stamp(tournament)}"
+    standings = cache.get(key)
+    if standings is None:
+        standings = _compute(tournament)
+        cache.set(key, standings, timeout=3600)
+    return standings
+
+
+def _compute(tournament: Tournament) -> Standings:
+    """Standings from the pure core; three queries whatever the number of players."""
     entries = list(tournament.entries.select_related("player").order_by("seed"))
     players = [
         StandingsPlayer(

@@ -169,7 +169,9 @@ def game_confirm(*, game: Game, position: int, by: User = None) -> Game:
         if locked.table.round.status != Round.Status.PUBLISHED:
             raise ServiceError("this round is closed; ask the organiser")
         locked.confirmed = True
-        locked.save(update_fields=["confirmed"])
+        # A new version: standings caches and pollers key on it.
+        locked.version += 1
+        locked.save(update_fields=["confirmed", "version"])
     return locked
 
 

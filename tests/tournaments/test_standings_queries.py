@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.models import Game
+from tests.factories import tournament_with_players
+from tournaments.selectors.standings import tournament_standings
+from tournaments.services.entries import entry_withdraw
+from tournaments.services.results import game_record_out
+from tournaments.services.rounds import round_close, round_pair_next, round_publish
+
+pytestmark = pytest.mark.django_db
+
+
+def played(n: int, rounds: int):
+    tournament = tournament_with_players(n, rounds_planned=rounds)
+    for _ in range(rounds):
+        round_ = round_pair_next(tournament=tournament)
+        round_publish(round=round_)
+        for game in Game.objects.filter(table__round=round_).select_related("table"):
+            game_record_out(game=game, out=[3, 1, 2][: game.table.seats.count()])
+        round_close(round=round_)
+    return tournament
+
+
+def test_the_number_of_queries_does_not_grow_with_the_field():
+    small, large = played(4, 2), played(15, 2)
+    counts = []
+    for tournament in (small, large):
+        with CaptureQueriesContext(connection) as queries:
+            standings = tournament_standings(tournament=tournament)
+        counts.append(len(queries))
+        assert len(standings.rows) in (4, 15)
+    assert counts[0] == counts[1]
+
+
+def test_withdrawn_players_stay_in_the_standings_marked():
+    tournament = played(5, 1)
+    entry = tournament.entries.order_by("seed").first()
+    entry_withdraw(entry=entry)
+    row = next(r for r in tournament_standings(tournament=tournament).rows if r.entry_id == entry.pk)
+    assert row.withdrawn
