@@ -45,6 +45,9 @@ class Game(models.Model):
     # The record in the book's notation, in playing order; empty when only pieces out
     # were entered.
     moves = models.JSONField(default=list, blank=True)
+    # The record's setup beside players and moves, for games that have one (e.g.
+    # Pantarei's random row of scales).
+    setup = models.JSONField(default=dict, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )

@@ -39,6 +39,15 @@ class Ruleset:
     points: Callable[[Sequence[int]], list[float]]
     # How a record names the game's own setup beside "players" and "moves".
     record_keys: tuple[str, ...] = ("players", "variant", "moves")
+    # Turns the engine's per-seat result into the small numbers a score sheet holds
+    # (0..target); None keeps it as it is.
+    sheet: Callable[[Sequence[int]], list[int]] | None = None
+    # Pentagame: a finished game has a seat with `target` pieces out; elsewhere a
+    # finished game may be a draw.
+    finished_needs_target: bool = False
+
+    def sheet_values(self, out: Sequence[int]) -> list[int]:
+        return list(out) if self.sheet is None else self.sheet(out)
 
 
 _REGISTRY: dict[str, Ruleset] = {}
@@ -80,6 +89,13 @@ def win_draw_loss(result: Sequence[int]) -> list[float]:
     return points
 
 
+def dense_ranks(result: Sequence[int]) -> list[int]:
+    """Each seat's place from the bottom (0 = worst, equal results share a place): keeps
+    the order of any result, in numbers small enough for a score sheet."""
+    levels = sorted(set(result))
+    return [levels.index(value) for value in result]
+
+
 def _pentagame_points(out: Sequence[int]) -> list[float]:
     from tournaments.scoring import dropped_scores
 
@@ -104,6 +120,7 @@ def _load_builtin() -> None:
             target=3,
             replay=pentagame.replay,  # type: ignore[arg-type]
             points=_pentagame_points,
+            finished_needs_target=True,
         )
     )
     for module in ("pantarei", "pentamid_twist", "pent_up", "pentacosmos"):

@@ -14,6 +14,7 @@ class TournamentForm(forms.ModelForm):
         fields = [
             "club",
             "name",
+            "game",
             "kind",
             "date",
             "rounds_planned",
@@ -50,6 +51,16 @@ class TournamentForm(forms.ModelForm):
         if clash.exists():
             raise forms.ValidationError("a tournament with this name exists already")
         return name
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        from games import rulesets
+
+        game, policy = data.get("game"), data.get("policy")
+        two_only = bool(game) and 3 not in rulesets.get(game).table_sizes
+        if two_only and policy and policy != Tournament.Policy.PAIRS_BYE:
+            self.add_error("policy", "this game is played by two: use 2-player tables and a bye")
+        return data
 
     def save(self, commit: bool = True) -> Tournament:
         tournament: Tournament = super().save(commit=False)

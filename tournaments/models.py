@@ -11,6 +11,18 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games import rulesets
+from games.rulesets import Ruleset
+
+# The games of the family a tournament can be for (games/rulesets.py).
+GAMES = [
+    ("pentagame", "Pentagame"),
+    ("pantarei", "Pantarei"),
+    ("pentamid_twist", "Pentamid Twist"),
+    ("pent_up", "Pent-Up"),
+    ("pentacosmos", "PentaCosmos"),
+]
+
 # The rating systems kept for every player (the ratings app); a club picks the one shown.
 RATING_SYSTEMS = [("glicko2", "Glicko-2"), ("openskill", "OpenSkill"), ("elo", "Elo")]
 
@@ -83,6 +95,7 @@ class Tournament(models.Model):
     name = models.CharField(max_length=160)
     slug = models.SlugField(max_length=160, unique=True)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.SWISS)
+    game = models.CharField(max_length=20, choices=GAMES, default="pentagame")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     published = models.BooleanField(
         default=False, help_text="Published tournaments are visible to everyone."
@@ -137,6 +150,16 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return rulesets.get(self.game)
+
+    @property
+    def sheet_target(self) -> int:
+        """The largest per-seat value on a score sheet: Pentagame's pieces out to win
+        (a setting), or the game's own maximum."""
+        return self.target if self.game == "pentagame" else self.ruleset.target
 
 
 class Entry(models.Model):

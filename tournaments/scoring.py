@@ -7,7 +7,7 @@ formulas with worked examples.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 
@@ -82,6 +82,17 @@ class ScoringSettings:
     bye_score: float | None = None
     absence_score: float = 0.0
     late_score: float = 0.0
+    # Another game of the family scores a game with its own zero-sum points (the
+    # ruleset's `points`, docs/scoring.md); None is Pentagame's dropped score.
+    points: Callable[[Sequence[int]], list[float]] | None = None
+
+    def game_scores(
+        self, out: Sequence[int], teams: Sequence[Sequence[int]] | None = None
+    ) -> list[float]:
+        """One game's per-seat score before time weighting."""
+        if self.points is not None and teams is None:
+            return self.points(out)
+        return dropped_scores(out, self.target if teams is None else self.team_target, teams)
 
     def games_for(self, table_size: int) -> int:
         for size, games in self.games_per_turn:
@@ -96,8 +107,10 @@ class ScoringSettings:
         raise ValueError(f"no time factor set for {table_size}-player tables")
 
     def even_round_score(self, table_size: int = 2) -> float:
-        """A round score when every game of the turn ends even (target per game each)."""
-        return self.target * self.games_for(table_size) * self.factor_for(table_size)
+        """A round score when every game of the turn ends even (target per game each,
+        or a drawn game's points in another game of the family)."""
+        even = self.target if self.points is None else self.points([0, 0])[0]
+        return even * self.games_for(table_size) * self.factor_for(table_size)
 
     def bye_round_score(self) -> float:
         return self.even_round_score(2) if self.bye_score is None else self.bye_score
@@ -117,13 +130,21 @@ def match_scores(
     order changes). An unfinished game, stopped when the turn ended, simply counts the
     pieces out so far: the dropped score stays zero-sum for any pieces out.
     """
+    return _match(games, ScoringSettings(target=target, team_target=target), teams)
+
+
+def _match(
+    games: Sequence[Sequence[int]],
+    settings: ScoringSettings,
+    teams: Sequence[Sequence[int]] | None,
+) -> list[float]:
     if not games:
         raise ValueError("a match needs at least one game")
     total = [0.0] * len(games[0])
     for game in games:
         if len(game) != len(total):
             raise ValueError("every game of a match has the same seats")
-        for seat, score in enumerate(dropped_scores(game, target, teams)):
+        for seat, score in enumerate(settings.game_scores(game, teams)):
             total[seat] += score
     return total
 
@@ -143,11 +164,9 @@ def round_scores(
     """
     seats = len(games[0]) if games else 0
     if teams is None:
-        target = settings.target
         weight = settings.factor_for(seats) if factor is None else factor
     else:
-        target = settings.team_target
         if factor is None:
             raise ValueError("team tables need an explicit factor")
         weight = factor
-    return [score * weight for score in match_scores(games, target, teams)]
+    return [score * weight for score in _match(games, settings, teams)]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from math import factorial
 from typing import Literal
 
-from .scoring import DEFAULT_SETTINGS, ScoringSettings, dropped_scores
+from .scoring import DEFAULT_SETTINGS, ScoringSettings
 
 Status = Literal["active", "withdrawn", "late"]
 TieBreak = Literal["opponents", "median", "direct", "wins", "rating"]
@@ -195,7 +195,6 @@ def _score_round(
 
     for table in rnd.tables:
         n = len(table.seats)
-        target = settings.target if table.teams is None else settings.team_target
         if table.factor is not None:
             factor = table.factor
         elif table.teams is None:
@@ -207,7 +206,7 @@ def _score_round(
         for game in table.games:
             if len(game.out) != n:
                 raise ValueError(f"round {rnd.number}: a game has the wrong number of seats")
-            scores = dropped_scores(game.out, target, table.teams)
+            scores = settings.game_scores(game.out, table.teams)
             for seat in range(n):
                 match[seat] += scores[seat]
             if game.finished:

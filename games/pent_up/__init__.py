@@ -3,7 +3,7 @@ grid. Django-free; see docs/rules-pent-up.md for the rules as implemented."""
 
 from __future__ import annotations
 
-from games.rulesets import Ruleset, win_draw_loss
+from games.rulesets import Ruleset, dense_ranks, win_draw_loss
 
 from .errors import IllegalMove, NotationError, PentUpError
 from .notation import Move, format_move, parse_move
@@ -15,11 +15,12 @@ RULESET = Ruleset(
     name="pent_up",
     title="Pent-Up",
     table_sizes=(2, 3, 4),
-    # A seat's tiles on any one level. `out` itself is a key with two digits per level
-    # (result.py) and can exceed this; only the order of the keys matters for points.
-    target=12,
+    # `out` is a key with two digits per level (result.py); only its order matters for
+    # points, so the score sheet keeps each seat's place (0 = last, 3 = first of four).
+    target=3,
     replay=replay,
     points=win_draw_loss,
+    sheet=dense_ranks,
 )
 
 __all__ = [

@@ -32,6 +32,7 @@ def test_an_organiser_runs_a_round_through_the_pages(client, organiser):
         {
             "club": club.pk,
             "name": "Winter Open",
+            "game": "pentagame",
             "kind": "swiss",
             "rounds_planned": 3,
             "policy": "pairs+triple",

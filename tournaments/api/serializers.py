@@ -35,6 +35,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "slug",
             "club",
             "name",
+            "game",
             "kind",
             "status",
             "published",

@@ -25,8 +25,10 @@ from tournaments.standings import (
 
 
 def scoring_settings(tournament: Tournament) -> ScoringSettings:
+    ruleset = tournament.ruleset
     return ScoringSettings(
-        target=tournament.target,
+        target=tournament.sheet_target,
+        points=None if ruleset.name == "pentagame" else ruleset.points,
         games_per_turn=((2, tournament.games_per_turn_2), (3, tournament.games_per_turn_3)),
         factors=((2, float(tournament.factor_2)), (3, float(tournament.factor_3))),
         bye_score=None if tournament.bye_score is None else float(tournament.bye_score),

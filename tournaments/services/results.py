@@ -6,7 +6,7 @@ second gets a ConflictError instead of silently overwriting the first.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -37,20 +37,23 @@ def _game_snapshot(game: Game, seats: int) -> dict[str, Any]:
     }
 
 
-def _validate_out(out: Sequence[int | None], seats: int, target: int, finished: bool) -> list[int]:
+def _validate_out(out: Sequence[int | None], seats: int, game: Game, finished: bool) -> list[int]:
+    ruleset = game.table.round.tournament.ruleset
+    target = game.target
+    unit = "pieces out" if ruleset.name == "pentagame" else "the result"
     if len(out) != seats:
-        raise ServiceError(f"give pieces out for all {seats} seats", field="out")
+        raise ServiceError(f"give {unit} for all {seats} seats", field="out")
     values: list[int] = []
     for position, value in enumerate(out, start=1):
         if value is None:
-            raise ServiceError(f"seat {position}: pieces out missing", field=f"out_{position}")
+            raise ServiceError(f"seat {position}: {unit} missing", field=f"out_{position}")
         if not 0 <= value <= target:
             raise ServiceError(
-                f"seat {position}: pieces out must be between 0 and {target}, not {value}",
+                f"seat {position}: {unit} must be between 0 and {target}, not {value}",
                 field=f"out_{position}",
             )
         values.append(int(value))
-    if finished and max(values) < target:
+    if finished and ruleset.finished_needs_target and max(values) < target:
         raise ServiceError(
             f"a finished game needs a winner with {target} pieces out; "
             "mark it unfinished if the turn ended",
@@ -69,6 +72,7 @@ def _write(
     moves: list[str],
     colours_out: dict[str, list[str]],
     reporter: int | None = None,
+    setup: dict[str, Any] | None = None,
 ) -> Game:
     with transaction.atomic():
         locked = Game.objects.select_for_update().select_related("table__round").get(pk=game.pk)
@@ -93,6 +97,7 @@ def _write(
             "entered_by": user,
             "entered_at": timezone.now(),
             "version": F("version") + 1,
+            "setup": setup or {},
             "confirmed": reporter is None,
             "reported_by_position": reporter,
         }
@@ -132,7 +137,7 @@ def game_record_out(
     confirmation."""
     seats = _seats(game)
     _check_reporter(reporter, seats)
-    values = _validate_out(out, seats, game.target, finished)
+    values = _validate_out(out, seats, game, finished)
     status = Game.Status.FINISHED if finished else Game.Status.UNFINISHED
     return _write(
         game=game,
@@ -193,16 +198,27 @@ def game_record_moves(
     version: int | None = None,
     by: User = None,
     reporter: int | None = None,
+    setup: Mapping[str, Any] | None = None,
 ) -> Game:
-    """Replay a move record with the rules engine and store it with the pieces out it
+    """Replay a move record with the game's rules engine and store it with the result it
     yields. An illegal record is refused with the engine's ply and reason; nothing is
-    saved. A record that stops before the end counts as unfinished (the turn ended)."""
+    saved. A record that stops before the end counts as unfinished (the turn ended).
+    ``setup`` holds the record's other keys for games that have a setup (Pantarei's
+    row of scales, PentaCosmos' tokens)."""
     seats = _seats(game)
     _check_reporter(reporter, seats)
-    record = {"players": seats, "variant": "standard", "moves": list(moves)}
+    ruleset_ = (
+        Game.objects.select_related("table__round__tournament").get(pk=game.pk)
+    ).table.round.tournament.ruleset
+    extra = dict(setup or {})
+    if set(extra) & {"players", "moves"}:
+        raise ServiceError("the setup cannot name players or moves", field="setup")
+    record: dict[str, Any] = {"players": seats, "variant": "standard", **extra}
+    record["moves"] = list(moves)
     try:
-        result = pentagame.replay(record)
-    except pentagame.PentagameError as exc:
+        # Engines raise ValueError subclasses when the input is not a record at all.
+        result: Any = ruleset_.replay(record)
+    except ValueError as exc:
         raise ServiceError(f"the move record cannot be read: {exc}", field="moves") from None
     if not result.ok:
         error = result.error
@@ -215,9 +231,12 @@ def game_record_moves(
     order = _moving_order(game, seats)
     out = [0] * seats
     colours: dict[str, list[str]] = {}
+    sheet = ruleset_.sheet_values(result.out)
+    out_colours = getattr(result, "out_colours", None)  # Pentagame's colour letters
     for engine_seat, position in enumerate(order):
-        out[position - 1] = result.out[engine_seat]
-        colours[str(position)] = list(result.out_colours[engine_seat])
+        out[position - 1] = sheet[engine_seat]
+        if out_colours is not None:
+            colours[str(position)] = list(out_colours[engine_seat])
     status = Game.Status.FINISHED if result.finished else Game.Status.UNFINISHED
     normalised = [str(m) for m in moves]
     return _write(
@@ -229,6 +248,7 @@ def game_record_moves(
         moves=normalised,
         colours_out=colours,
         reporter=reporter,
+        setup=extra,
     )
 
 
@@ -240,7 +260,9 @@ def game_import_events(
     by: User = None,
     reporter: int | None = None,
 ) -> Game:
-    """Import a game from the online client's JSON event list."""
+    """Import a game from the online client's JSON event list (Pentagame only)."""
+    if game.table.round.tournament.game != "pentagame":
+        raise ServiceError("only Pentagame games can be imported from the online client")
     try:
         imported = pentagame.import_events(events)
     except pentagame.PentagameError as exc:

@@ -21,6 +21,17 @@ from .errors import ConflictError, ServiceError
 User = AbstractBaseUser | AnonymousUser | None
 
 
+def check_policy(tournament: Tournament) -> None:
+    """A game played only by two cannot seat a 3-player table."""
+    sizes = tournament.ruleset.table_sizes
+    if 3 not in sizes and tournament.policy != Tournament.Policy.PAIRS_BYE:
+        raise ServiceError(
+            f"{tournament.ruleset.title} is played at tables of "
+            f"{' or '.join(map(str, sizes))}: choose '2-player tables and a bye'",
+            field="policy",
+        )
+
+
 def _pairable(tournament: Tournament, number: int) -> list[Entry]:
     entries = tournament.entries.select_related("player").exclude(status=Entry.Status.WITHDRAWN)
     entries = entries.filter(joined_round__lte=number)
@@ -124,7 +135,7 @@ def _write_tables(tournament: Tournament, round_: Round, pairing: Pairing) -> No
                     number=g,
                     first_position=int(order[0]),
                     direction=Game.Direction.CLOCKWISE if clockwise else Game.Direction.WIDDERSHINS,
-                    target=tournament.target,
+                    target=tournament.sheet_target,
                 )
             )
     if pairing.bye is not None:
@@ -149,6 +160,7 @@ def round_pair_next(*, tournament: Tournament, by: User = None) -> Round:
             number = 1 if last is None else last.number + 1
             if tournament.kind != Tournament.Kind.EVENING and number > tournament.rounds_planned:
                 raise ServiceError(f"all {tournament.rounds_planned} rounds have been played")
+            check_policy(tournament)
             pairing = _compute_pairing(tournament, number)
             round_ = Round.objects.create(tournament=tournament, number=number)
             _write_tables(tournament, round_, pairing)
