@@ -15,6 +15,7 @@ urlpatterns = [
     path("t/", include("tournaments.urls")),
     path("report/<str:token>/", tournament_views_manage.table_report, name="table-report"),
     path("ratings/", include("ratings.urls")),
+    path("games/", include("games.urls")),
     path("api/v1/", include(("config.api", "api"), namespace="api")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

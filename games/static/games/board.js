@@ -1,0 +1,566 @@
+// The Pentagame board page. The server sends the geometry, the record and, after every
+// ply, the position with the legal moves (see games/views.py); this module only draws
+// them and turns taps and keys into one of those legal moves. No rule lives here.
+
+const SVG = "http://www.w3.org/2000/svg";
+const COLOUR_NAMES = { w: "white", b: "blue", r: "red", y: "yellow", g: "green" };
+
+const data = JSON.parse(document.getElementById("pg-data").textContent);
+const svg = document.getElementById("pg-svg");
+const things = svg.querySelector(".pg-things");
+const marks = svg.querySelector(".pg-marks");
+const statusLine = document.getElementById("pg-status");
+const errorBox = document.getElementById("pg-error");
+const movesList = document.getElementById("pg-moves");
+const stops = data.board.stops;
+const stopEls = [...svg.querySelectorAll(".pg-stop")];
+const players = data.players;
+movesList.style.setProperty("--players", players.length);
+const csrf = document.querySelector("input[name=csrfmiddlewaretoken]")?.value ?? "";
+
+// --- drawing -----------------------------------------------------------------------
+
+function el(name, attrs, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function polygon(points) {
+  return points.map(([x, y]) => `${x.toFixed(3)},${y.toFixed(3)}`).join(" ");
+}
+
+function ring(n, radius, turn = -90) {
+  return Array.from({ length: n }, (_, i) => {
+    const a = ((turn + (360 * i) / n) * Math.PI) / 180;
+    return [radius * Math.cos(a), radius * Math.sin(a)];
+  });
+}
+
+// One player's piece: the set's shape, filled with the piece's colour (book §1).
+function shape(kind, size, attrs, parent) {
+  switch (kind) {
+    case "triangle": {
+      const pts = ring(3, size * 1.25).map(([x, y]) => [x, y + size * 0.18]);
+      return el("polygon", { points: polygon(pts), ...attrs }, parent);
+    }
+    case "square":
+      return el("rect", { x: -size * 0.85, y: -size * 0.85, width: size * 1.7, height: size * 1.7, ...attrs }, parent);
+    case "star": {
+      const outer = ring(5, size * 1.3);
+      const inner = ring(5, size * 0.55, -54);
+      return el("polygon", { points: polygon(outer.flatMap((p, i) => [p, inner[i]])), ...attrs }, parent);
+    }
+    case "diamond":
+      return el("polygon", { points: polygon(ring(4, size * 1.25)), ...attrs }, parent);
+    default:
+      return el("circle", { r: size, ...attrs }, parent);
+  }
+}
+
+function seatOf(seat) {
+  return players[seat - 1];
+}
+
+function describePiece(piece) {
+  const p = seatOf(piece.seat);
+  return `${p.name}'s ${COLOUR_NAMES[piece.colour]} ${p.shape}`;
+}
+
+// Everything on each stop: pieces first (by seat), then blocks.
+function contents(pos) {
+  const on = new Map();
+  const add = (stop, thing) => {
+    if (stop === null || stop === undefined) return;
+    if (!on.has(stop)) on.set(stop, []);
+    on.get(stop).push(thing);
+  };
+  for (const piece of pos.pieces) add(piece.stop, { type: "piece", piece });
+  for (const stop of pos.black) add(stop, { type: "black" });
+  for (const stop of pos.grey) add(stop, { type: "grey" });
+  return on;
+}
+
+function drawPosition(pos) {
+  things.replaceChildren();
+  const on = contents(pos);
+  for (const [stopId, list] of on) {
+    const stop = stops[stopId];
+    const n = list.length;
+    // Several things share a stop only on the corners at the start; spread them out.
+    const spread = n === 1 ? [[0, 0]] : ring(n, Math.min(stop.r * 0.5, 0.55 + 0.15 * n), -135);
+    const size = n === 1 ? Math.min(0.78, stop.r * 0.78) : Math.min(0.72, (stop.r * 1.6) / n + 0.2);
+    list.forEach((thing, i) => {
+      const g = el("g", { transform: `translate(${(stop.x + spread[i][0]).toFixed(3)} ${(stop.y + spread[i][1]).toFixed(3)})` }, things);
+      if (thing.type === "piece") {
+        const seat = seatOf(thing.piece.seat);
+        g.setAttribute("class", `pg-piece pg-c-${thing.piece.colour}`);
+        g.dataset.seat = thing.piece.seat;
+        g.dataset.colour = thing.piece.colour;
+        g.dataset.stop = stopId;
+        shape(seat.shape, size, { class: "pg-piece-shape" }, g);
+      } else {
+        const side = Math.min(1.5, stop.r * 1.45);
+        g.setAttribute("class", `pg-block pg-${thing.type}`);
+        g.dataset.stop = stopId;
+        el("rect", { x: -side / 2, y: -side / 2, width: side, height: side, rx: side * 0.18 }, g);
+      }
+    });
+  }
+  // Screen readers hear what stands on a stop in its label.
+  stopEls.forEach((node, id) => {
+    const list = on.get(id) ?? [];
+    const what = list.map((t) => (t.type === "piece" ? describePiece(t.piece) : `${t.type} block`));
+    const base = stops[id].kind === "stop" ? stops[id].name : `${stops[id].name}, ${COLOUR_NAMES[stops[id].colour]} ${stops[id].kind}`;
+    node.setAttribute("aria-label", `${base}: ${what.length ? what.join(", ") : "empty"}`);
+  });
+  document.querySelectorAll(".pg-player").forEach((li) => {
+    const seat = Number(li.dataset.seat);
+    li.classList.toggle("pg-to-move", pos.to_move === seat);
+    li.toggleAttribute("aria-current", pos.to_move === seat);
+    const out = li.querySelector(".pg-out");
+    const colours = pos.out[seat - 1] ?? [];
+    out.replaceChildren(...colours.map((c) => {
+      const dot = document.createElement("span");
+      dot.className = `pg-dot pg-c-${c}`;
+      dot.title = COLOUR_NAMES[c];
+      return dot;
+    }));
+    out.setAttribute("aria-label", `${colours.length} out${colours.length ? ": " + colours.map((c) => COLOUR_NAMES[c]).join(", ") : ""}`);
+  });
+}
+
+function mark(stopIds, cls) {
+  for (const id of stopIds) {
+    const s = stops[id];
+    el("circle", { cx: s.x, cy: s.y, r: s.r + 0.28, class: `pg-mark ${cls}` }, marks);
+  }
+}
+
+function drawLast(pos) {
+  if (pos.last) mark(pos.last, "pg-last");
+}
+
+function drawMoves(moves, currentPly, linkFor) {
+  movesList.replaceChildren();
+  moves.forEach((text, i) => {
+    const li = document.createElement("li");
+    const seat = seatOf((i % players.length) + 1);
+    const label = `${seat.name}: ${text}`;
+    if (linkFor) {
+      const a = document.createElement("a");
+      a.href = linkFor(i + 1);
+      a.textContent = text;
+      a.dataset.ply = i + 1;
+      a.setAttribute("aria-label", label);
+      li.appendChild(a);
+    } else {
+      li.textContent = text;
+      li.setAttribute("aria-label", label);
+    }
+    li.dataset.seat = (i % players.length) + 1;
+    if (i + 1 === currentPly) li.setAttribute("aria-current", "step");
+    movesList.appendChild(li);
+  });
+  // Scroll the list only, never the page: the board must stay where the player looks.
+  const current = movesList.querySelector("[aria-current]") ?? movesList.lastElementChild;
+  if (current) {
+    const top = current.offsetTop;
+    if (top < movesList.scrollTop || top + current.offsetHeight > movesList.scrollTop + movesList.clientHeight) {
+      movesList.scrollTop = top - movesList.clientHeight / 2;
+    }
+  }
+}
+
+function showError(message) {
+  errorBox.textContent = message ?? "";
+  errorBox.hidden = !message;
+}
+
+// Player icons beside the names use the same shapes as the pieces.
+document.querySelectorAll(".pg-shape-icon").forEach((icon) => {
+  shape(icon.dataset.shape, 1, { class: "pg-piece-shape" }, icon);
+});
+
+// --- keyboard: one stop of the board is in the tab order; arrows move between stops ---
+
+let roving = 0;
+
+function setRoving(id, focus = false) {
+  stopEls[roving].setAttribute("tabindex", "-1");
+  roving = id;
+  stopEls[id].setAttribute("tabindex", "0");
+  if (focus) stopEls[id].focus();
+}
+
+function nearestInDirection(from, dx, dy) {
+  const a = stops[from];
+  let best = null;
+  let bestScore = Infinity;
+  for (const b of stops) {
+    if (b.id === from) continue;
+    const vx = b.x - a.x;
+    const vy = b.y - a.y;
+    const along = vx * dx + vy * dy;
+    if (along <= 0.1) continue;
+    const across = Math.abs(vx * dy - vy * dx);
+    if (across > along * 1.2) continue; // within about 50° of the arrow's direction
+    const score = along + 2 * across;
+    if (score < bestScore) {
+      bestScore = score;
+      best = b.id;
+    }
+  }
+  return best;
+}
+
+const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+
+function installKeyboard(onActivate) {
+  setRoving(0);
+  svg.addEventListener("keydown", (event) => {
+    const id = Number(event.target.dataset?.stop);
+    if (Number.isNaN(id)) return;
+    if (ARROWS[event.key]) {
+      const next = nearestInDirection(id, ...ARROWS[event.key]);
+      if (next !== null) setRoving(next, true);
+      event.preventDefault();
+      event.stopPropagation();
+    } else if (event.key === "Enter" || event.key === " ") {
+      onActivate(id);
+      event.preventDefault();
+    }
+  });
+  svg.addEventListener("focusin", (event) => {
+    const id = Number(event.target.dataset?.stop);
+    if (!Number.isNaN(id)) setRoving(id);
+  });
+}
+
+// A tap near a stop counts for the nearest stop that can be chosen now: the line stops
+// are small on a phone.
+function installPointer(onActivate, activeStops) {
+  svg.addEventListener("click", (event) => {
+    const direct = event.target.dataset?.stop;
+    const active = activeStops();
+    if (direct !== undefined && active.has(Number(direct))) {
+      onActivate(Number(direct));
+      return;
+    }
+    const ctm = svg.getScreenCTM();
+    if (!ctm) return;
+    const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(ctm.inverse());
+    let best = null;
+    let bestD = 2.6;
+    for (const id of active) {
+      const d = Math.hypot(stops[id].x - p.x, stops[id].y - p.y) - stops[id].r;
+      if (d < bestD) {
+        bestD = d;
+        best = id;
+      }
+    }
+    if (best !== null) onActivate(best);
+    else if (direct !== undefined) onActivate(Number(direct));
+  });
+}
+
+// --- replay mode -----------------------------------------------------------------------
+
+function startReplay() {
+  const frames = data.frames;
+  const moves = data.moves;
+  let ply = data.ply;
+  const link = document.getElementById("pg-link");
+  const plyLabel = document.getElementById("pg-ply");
+  const url = (n) => `${data.urls.replay}?ply=${n}`;
+
+  function show(n, push = true) {
+    ply = Math.max(0, Math.min(n, moves.length));
+    const pos = frames[ply];
+    marks.replaceChildren();
+    drawPosition(pos);
+    drawLast(pos);
+    drawMoves(moves, ply, url);
+    plyLabel.textContent = `${ply} / ${moves.length}`;
+    link.href = url(ply);
+    document.getElementById("pg-first").disabled = document.getElementById("pg-prev").disabled = ply === 0;
+    document.getElementById("pg-next").disabled = document.getElementById("pg-last").disabled = ply === moves.length;
+    const who = pos.to_move ? `${seatOf(pos.to_move).name} to move` : "game over";
+    statusLine.textContent = ply === 0 ? `Start position; ${who}.` : `After ${ply}. ${moves[ply - 1]}; ${who}.`;
+    if (push) history.replaceState(null, "", url(ply));
+  }
+
+  document.getElementById("pg-first").addEventListener("click", () => show(0));
+  document.getElementById("pg-prev").addEventListener("click", () => show(ply - 1));
+  document.getElementById("pg-next").addEventListener("click", () => show(ply + 1));
+  document.getElementById("pg-last").addEventListener("click", () => show(moves.length));
+  movesList.addEventListener("click", (event) => {
+    const a = event.target.closest("a[data-ply]");
+    if (!a) return;
+    event.preventDefault();
+    show(Number(a.dataset.ply));
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest?.("svg, input, select, textarea")) return;
+    const step = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: moves.length }[event.key];
+    if (step !== undefined) {
+      show(step);
+      event.preventDefault();
+    }
+  });
+  installKeyboard(() => {});
+  if (data.ply !== moves.length || frames.length - 1 < data.record.moves.length) {
+    // The stored record is longer than what could be replayed: say so.
+    if (frames.length - 1 < data.record.moves.length) {
+      showError(`The record stops being legal at ply ${frames.length}: ${data.record.moves[frames.length - 1]}`);
+    }
+  }
+  show(ply, false);
+}
+
+// --- record mode -----------------------------------------------------------------------
+
+function startRecord() {
+  let moves = [...data.record.moves];
+  let pos = data.position;
+  let version = data.version;
+  let busy = false;
+  // The choice being built: a piece, then its target, then where taken blocks go.
+  let pick = null;
+  const storageKey = `agon-board-${data.urls.replay}`;
+  const choiceBox = document.getElementById("pg-choice");
+  const choiceButtons = choiceBox.querySelector(".pg-choice-buttons");
+  const undo = document.getElementById("pg-undo");
+  const cancel = document.getElementById("pg-cancel");
+  const pass = document.getElementById("pg-pass");
+  const saved = document.getElementById("pg-saved");
+  const name = (id) => stops[id].name;
+
+  function fromStops() {
+    return new Set(pos.legal.filter((m) => m.from !== null).map((m) => m.from));
+  }
+
+  // Stops a tap may choose at this step.
+  function active() {
+    if (busy || !pos.ok) return new Set();
+    if (!pick) return fromStops();
+    switch (pick.step) {
+      case "target":
+        return new Set(pick.moves.map((m) => m.to).filter((t) => t !== null));
+      case "black":
+        return new Set(pick.move.free);
+      case "grey_from":
+        return new Set(pick.move.grey_from);
+      case "grey":
+        return new Set(pick.move.free.filter((s) => s !== pick.black));
+      default:
+        return new Set();
+    }
+  }
+
+  function prompt() {
+    const seat = pos.to_move ? seatOf(pos.to_move) : null;
+    if (!pos.ok) return `The record is not legal at ply ${pos.error.ply}: ${pos.error.reason}. Undo to go back.`;
+    if (pos.finished) return `Game over after ${moves.length} moves. Save the record.`;
+    if (!pick) {
+      if (pos.legal.length === 1 && pos.legal[0].kind === "pass") return `${seat.name} cannot move: pass.`;
+      return `${seat.name} (${seat.shape}s) to move: choose a piece.`;
+    }
+    switch (pick.step) {
+      case "target":
+        return `${seat.name}: choose where the piece on ${name(pick.from)} goes.`;
+      case "choose":
+        return `${seat.name}: choose which move you mean.`;
+      case "black":
+        return `${pick.move.text}: choose the free stop where the black block goes.`;
+      case "grey_from":
+        return `${pick.move.text}: the piece goes out and no grey block is left; choose the grey block to move.`;
+      case "grey":
+        return `${pick.move.text}: the piece goes out; choose the free stop where the grey block goes.`;
+      default:
+        return "";
+    }
+  }
+
+  function render() {
+    drawPosition(pos);
+    marks.replaceChildren();
+    drawLast(pos);
+    const can = active();
+    if (pick) mark([pick.from], "pg-selected");
+    if (pick?.to !== undefined && pick.to !== null) mark([pick.to], "pg-selected");
+    if (pick?.black !== undefined) mark([pick.black], "pg-selected");
+    mark([...can], pick ? "pg-target" : "pg-can");
+    stopEls.forEach((node, id) => node.setAttribute("aria-disabled", String(!can.has(id))));
+    drawMoves(moves, moves.length, null);
+    statusLine.textContent = prompt();
+    undo.disabled = busy || (moves.length === 0 && !pick);
+    cancel.disabled = busy || !pick;
+    const onlyPass = pos.ok && pos.legal.length === 1 && pos.legal[0].kind === "pass";
+    pass.hidden = !onlyPass;
+    pass.disabled = busy;
+    choiceBox.hidden = pick?.step !== "choose";
+    if (can.size && !can.has(roving)) setRoving([...can][0]);
+  }
+
+  async function load(next) {
+    busy = true;
+    render();
+    try {
+      const response = await fetch(data.urls.position, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ ...data.record, moves: next }),
+      });
+      const body = await response.json();
+      if (!response.ok) throw new Error(body.detail ?? response.statusText);
+      moves = next;
+      pos = body;
+      showError(pos.ok ? "" : `ply ${pos.error.ply} ${pos.error.move}: ${pos.error.reason}`);
+      localStorage.setItem(storageKey, JSON.stringify({ version, moves }));
+      saved.textContent = "";
+    } catch (error) {
+      showError(`The move could not be checked: ${error.message}`);
+    } finally {
+      busy = false;
+      pick = null;
+      render();
+    }
+  }
+
+  function finish(move, black, greyFrom, grey) {
+    let text = move.text;
+    if (black !== undefined) text += `:${name(black)}`;
+    if (grey !== undefined) text += `z${greyFrom !== undefined ? name(greyFrom) + ">" : ""}${name(grey)}`;
+    load([...moves, text]);
+  }
+
+  // Once the move itself is known, ask for what it still needs, in notation order.
+  function complete(move) {
+    pick = { ...pick, move, to: move.to };
+    if (move.black && pick.black === undefined) pick.step = "black";
+    else if (move.out && move.grey_from && pick.greyFrom === undefined) pick.step = "grey_from";
+    else if (move.out && pick.grey === undefined) pick.step = "grey";
+    else return finish(move, pick.black, pick.greyFrom, pick.grey);
+    render();
+  }
+
+  function offerChoice(candidates) {
+    pick.step = "choose";
+    choiceButtons.replaceChildren(
+      ...candidates.map((move) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = move.text;
+        button.addEventListener("click", () => complete(move));
+        return button;
+      }),
+    );
+    render();
+    choiceButtons.querySelector("button")?.focus();
+  }
+
+  function activate(id) {
+    if (!active().has(id)) return;
+    showError("");
+    if (!pick) {
+      const mine = pos.legal.filter((m) => m.from === id);
+      // A piece waiting on its goal has only one move: out, so go straight on.
+      if (mine.length === 1 && mine[0].to === null) {
+        pick = { from: id, moves: mine };
+        return complete(mine[0]);
+      }
+      pick = { from: id, moves: mine, step: "target" };
+      return render();
+    }
+    switch (pick.step) {
+      case "target": {
+        const candidates = pick.moves.filter((m) => m.to === id);
+        pick.to = id;
+        return candidates.length === 1 ? complete(candidates[0]) : offerChoice(candidates);
+      }
+      case "black":
+        pick.black = id;
+        return complete(pick.move);
+      case "grey_from":
+        pick.greyFrom = id;
+        return complete(pick.move);
+      case "grey":
+        pick.grey = id;
+        return complete(pick.move);
+    }
+  }
+
+  function cancelPick() {
+    pick = null;
+    render();
+  }
+
+  installKeyboard(activate);
+  installPointer(activate, active);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && pick) cancelPick();
+  });
+  cancel.addEventListener("click", cancelPick);
+  undo.addEventListener("click", () => {
+    if (pick) return cancelPick();
+    if (moves.length) load(moves.slice(0, -1));
+  });
+  pass.addEventListener("click", () => load([...moves, "pass"]));
+
+  document.getElementById("pg-save-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const position = document.getElementById("pg-position");
+    const body = { moves, version };
+    if (position) body.position = position.value ? Number(position.value) : null;
+    saved.textContent = "Saving…";
+    showError("");
+    try {
+      const response = await fetch(data.save_url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+        body: JSON.stringify(body),
+      });
+      const answer = await response.json();
+      if (!response.ok) {
+        saved.textContent = "";
+        showError(answer.error ?? response.statusText);
+        return;
+      }
+      version = answer.version;
+      localStorage.removeItem(storageKey);
+      saved.textContent = answer.confirmed
+        ? `Saved (${answer.status}, pieces out ${answer.out.join(":")}).`
+        : `Saved (${answer.status}, pieces out ${answer.out.join(":")}); an opponent confirms it on the table's page.`;
+      const replay = document.createElement("a");
+      replay.href = answer.replay_url;
+      replay.textContent = " Replay it";
+      saved.appendChild(replay);
+    } catch (error) {
+      saved.textContent = "";
+      showError(`Not saved: ${error.message}`);
+    }
+  });
+
+  // A record left unsaved on this device (a reload, a flat battery) can be taken up again.
+  const restoreBox = document.getElementById("pg-restore-box");
+  try {
+    const kept = JSON.parse(localStorage.getItem(storageKey) ?? "null");
+    if (kept && kept.version === version && kept.moves.length > moves.length) {
+      restoreBox.hidden = false;
+      document.getElementById("pg-restore").textContent = `Restore the unsaved record (${kept.moves.length} moves)`;
+      document.getElementById("pg-restore").addEventListener("click", () => {
+        restoreBox.hidden = true;
+        load(kept.moves);
+      });
+    }
+  } catch {
+    localStorage.removeItem(storageKey);
+  }
+
+  render();
+}
+
+if (data.mode === "record") startRecord();
+else startReplay();

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from . import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("position/", views.position, name="position"),
+    path("<int:pk>/", views.replay_view, name="replay"),
+    path("<int:pk>/record/", views.record_view, name="record"),
+    path("<int:pk>/record/<str:token>/", views.record_view, name="record-token"),
+]

@@ -1,0 +1,118 @@
+"""A real headless Chromium, driven through chromedriver, against the live test server.
+
+The browser is Debian's `chromium` with its matching `chromium-driver` (installed by the
+test command with apt): nothing is downloaded at run time. Without them the browser
+tests fail, never skip: a machine that should run them cannot pass silently.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTEFACTS = ROOT / "var" / "artefacts"
+
+# Quiet and offline: no first-run pages, no updates, no telemetry, no QUIC probing.
+CHROMIUM_FLAGS = (
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+)
+
+
+def _missing(reason: str) -> None:
+    pytest.fail(reason)
+
+
+@pytest.fixture(scope="session")
+def artefacts() -> Path:
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTEFACTS
+
+
+@pytest.fixture(scope="session")
+def _chromium_paths() -> tuple[str, str]:
+    browser = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    driver = (
+        os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    )
+    for path, package in ((browser, "chromium"), (driver, "chromium-driver")):
+        if not os.access(path, os.X_OK):
+            _missing(f"{path} not found: apt-get install {package}")
+    return browser, driver
+
+
+@pytest.fixture
+def browser(_chromium_paths: tuple[str, str]) -> Iterator[Any]:
+    """A fresh Chromium with its own profile for each test, 1280x900 unless resized."""
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        _missing("the selenium package is not installed")
+    binary, driver_path = _chromium_paths
+    profile = tempfile.mkdtemp(prefix="agon-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.add_argument("--window-size=1280,900")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # Giving both paths keeps Selenium Manager from looking for (and downloading) either.
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+        # pytest shows this only for a failed test: the page's console, errors included.
+        for entry in driver.get_log("browser"):
+            print(f"console {entry['level']}: {entry['message']}")
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def wait(browser: Any) -> Callable[..., Any]:
+    """wait(condition, timeout=10): poll condition(driver) until it is truthy."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def until(condition: Callable[[Any], Any], timeout: float = 10) -> Any:
+        return WebDriverWait(browser, timeout, poll_frequency=0.05).until(condition)
+
+    return until
+
+
+@pytest.fixture
+def login(browser: Any, live_server: Any) -> Callable[[Any], None]:
+    """Log a user in by handing the browser a session made on the server side."""
+    from django.conf import settings
+    from django.test import Client
+
+    def log_in(user: Any) -> None:
+        client = Client()
+        client.force_login(user)
+        browser.get(f"{live_server.url}/healthz")
+        browser.add_cookie(
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "path": "/",
+            }
+        )
+
+    return log_in
