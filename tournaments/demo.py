@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -13,7 +14,7 @@ from django.db import transaction
 from games.models import Game
 from games.pentagame import replay
 from games.pentagame.playout import random_game
-from tournaments.models import Club, Entry, Round, Tournament
+from tournaments.models import GAMES, Club, Entry, Round, Tournament
 from tournaments.services.entries import entries_paste, entry_check_in
 from tournaments.services.evenings import evening_close
 from tournaments.services.results import game_record_moves, game_record_out
@@ -47,6 +48,35 @@ NAMES = [
 ]
 SWISS = "autumn-swiss-2026"
 EVENING = "club-evening-2026-11-18"
+# A short tournament of each other game of the family: (game, players, policy).
+FAMILY = [
+    ("pantarei", 4, "pairs+bye"),
+    ("pentamid_twist", 4, "pairs+bye"),
+    ("pent_up", 5, "pairs+triple"),
+    ("pentacosmos", 5, "pairs+triple"),
+]
+
+
+def random_record(game: str, players: int, seed: int) -> tuple[list[str], dict[str, Any]]:
+    """The moves and setup of a random legal game, played by the game's own engine."""
+    if game == "pantarei":
+        from games.pantarei.playout import random_record as pantarei
+
+        record = pantarei(seed=seed)
+        return record["moves"], {"setup": record["setup"], "first": record["first"]}
+    if game == "pentamid_twist":
+        from games.pentamid_twist.playout import random_record as twist
+
+        return twist(seed=seed)["moves"], {}
+    if game == "pent_up":
+        from games.pent_up.playout import random_game as pent_up
+
+        return pent_up(players, seed=seed), {}
+    if game == "pentacosmos":
+        from games.pentacosmos.playout import random_game as cosmos
+
+        return cosmos(players, seed=seed, greedy=True, max_plies=200), {}
+    raise ValueError(f"no random games for {game!r}")
 
 
 def _strengths(rng: random.Random) -> dict[str, float]:
@@ -158,6 +188,32 @@ def _evening(
     evening_close(tournament=tournament, by=organiser)
 
 
+def _family(club: Club, organiser: AbstractBaseUser, game: str, players: int, policy: str) -> None:
+    title = dict(GAMES)[game]
+    tournament = Tournament.objects.create(
+        club=club,
+        name=f"{title} afternoon",
+        slug=f"{game.replace('_', '-')}-afternoon",
+        game=game,
+        policy=policy,
+        published=True,
+        date=dt.date(2026, 11, 21),
+        rounds_planned=2,
+        games_per_turn_2=1,
+        games_per_turn_3=1,
+        created_by=organiser,
+    )
+    tournament.directors.add(organiser)
+    entries_paste(tournament=tournament, text="\n".join(NAMES[14 : 14 + players]), by=organiser)
+    for _ in range(2):
+        round_ = round_pair_next(tournament=tournament, by=organiser)
+        round_publish(round=round_, by=organiser)
+        for game_ in Game.objects.filter(table__round=round_).select_related("table"):
+            moves, setup = random_record(game, game_.table.seats.count(), seed=game_.pk)
+            game_record_moves(game=game_, moves=moves, setup=setup)
+        round_close(round=round_, by=organiser, force=True)
+
+
 def demo_load(*, organiser: AbstractBaseUser) -> str:
     rng = random.Random(2026)
     strengths = _strengths(rng)
@@ -175,4 +231,9 @@ def demo_load(*, organiser: AbstractBaseUser) -> str:
         with transaction.atomic():
             _evening(club, organiser, strengths, rng)
         done.append("club evening")
+    for game, players, policy in FAMILY:
+        if not Tournament.objects.filter(game=game).exists():
+            with transaction.atomic():
+                _family(club, organiser, game, players, policy)
+            done.append(f"{dict(GAMES)[game]} tournament")
     return "Demo loaded: " + ", ".join(done) if done else "Demo already loaded; nothing added."

@@ -8,31 +8,13 @@ import pytest
 from games import rulesets
 from games.models import Game
 from tests.factories import tournament_with_players
+from tournaments.demo import random_record
 from tournaments.selectors.standings import tournament_standings
 from tournaments.services.errors import ServiceError
 from tournaments.services.results import game_record_moves, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
-
-
-def record_for(game: str, players: int, seed: int) -> tuple[list[str], dict]:
-    if game == "pantarei":
-        from games.pantarei.playout import random_record
-
-        record = random_record(seed=seed)
-        return record["moves"], {"setup": record["setup"], "first": record["first"]}
-    if game == "pentamid_twist":
-        from games.pentamid_twist.playout import random_record
-
-        return random_record(seed=seed)["moves"], {}
-    if game == "pent_up":
-        from games.pent_up.playout import random_game
-
-        return random_game(players, seed=seed), {}
-    from games.pentacosmos.playout import random_game
-
-    return random_game(players, seed=seed, greedy=True, max_plies=200), {}
 
 
 @pytest.mark.parametrize(
@@ -46,13 +28,15 @@ def record_for(game: str, players: int, seed: int) -> tuple[list[str], dict]:
 )
 def test_a_round_of_each_game(game, players, policy):
     ruleset = rulesets.get(game)
-    tournament = tournament_with_players(players, game=game, policy=policy, games_per_turn_2=1, games_per_turn_3=1)
+    tournament = tournament_with_players(
+        players, game=game, policy=policy, games_per_turn_2=1, games_per_turn_3=1
+    )
     round_ = round_pair_next(tournament=tournament)
     round_publish(round=round_)
     played = 0
     for record in Game.objects.filter(table__round=round_).select_related("table"):
         n = record.table.seats.count()
-        moves, setup = record_for(game, n, seed=record.pk)
+        moves, setup = random_record(game, n, seed=record.pk)
         saved = game_record_moves(game=record, moves=moves, setup=setup)
         assert saved.moves == moves and saved.setup == setup
         assert all(0 <= v <= ruleset.target for v in saved.out_list(n))
