@@ -40,5 +40,7 @@ def test_withdrawn_players_stay_in_the_standings_marked():
     tournament = played(5, 1)
     entry = tournament.entries.order_by("seed").first()
     entry_withdraw(entry=entry)
-    row = next(r for r in tournament_standings(tournament=tournament).rows if r.entry_id == entry.pk)
+    row = next(
+        r for r in tournament_standings(tournament=tournament).rows if r.entry_id == entry.pk
+    )
     assert row.withdrawn
