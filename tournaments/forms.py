@@ -108,6 +108,9 @@ class ResultForm(forms.Form):
     out_2 = forms.IntegerField(required=False)
     out_3 = forms.IntegerField(required=False)
     finished = forms.BooleanField(required=False, initial=True)
+    colours_1 = forms.CharField(required=False, max_length=9)
+    colours_2 = forms.CharField(required=False, max_length=9)
+    colours_3 = forms.CharField(required=False, max_length=9)
     moves = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,

@@ -264,7 +264,8 @@ def _save_result(
         game_record_moves(moves=moves, **common)
     else:
         out = [data.get(f"out_{p}") for p in range(1, seats + 1)]
-        game_record_out(out=out, finished=bool(data.get("finished")), **common)
+        colours = {str(p): data.get(f"colours_{p}") or "" for p in range(1, seats + 1)}
+        game_record_out(out=out, finished=bool(data.get("finished")), colours_out=colours, **common)
 
 
 def _results_post(request: HttpRequest, game: Game, reporting: bool = False) -> bool:

@@ -81,3 +81,29 @@ def test_edits_after_closing_are_audited_and_queue_a_recomputation(
     audit = AuditEntry.objects.filter(action="edit result").get()
     assert audit.before["out"] == [3, 1] and audit.after["out"] == [1, 3]
     assert RatingJob.objects.filter(kind="recompute").exists()
+
+
+def test_colours_out_give_the_books_letter(game):
+    from tournaments.selectors.rounds import round_tables
+
+    saved = game_record_out(game=game, out=[3, 1], colours_out={"1": "ybr", "2": "g"})
+    assert saved.colours_out == {"1": ["y", "b", "r"], "2": ["g"]}
+    table = round_tables(round_=game.table.round)[0]
+    # Section 22, Table 4: first out yellow, second out blue is "I/J".
+    assert table.games[0].letters == ["I/J", ""]
+
+
+@pytest.mark.parametrize(
+    ("colours", "message"),
+    [
+        ({"1": "rx"}, "colours are w, b, r, y, g"),
+        ({"1": "rr"}, "only once"),
+        ({"2": "rw"}, "2 colours out but 1 pieces out"),
+        ({"3": "r"}, "no seat 3"),
+    ],
+)
+def test_impossible_colours_are_refused(game, colours, message):
+    with pytest.raises(ServiceError, match=message):
+        game_record_out(game=game, out=[3, 1], colours_out=colours)
+    game.refresh_from_db()
+    assert game.status == Game.Status.PENDING

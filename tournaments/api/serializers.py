@@ -168,6 +168,11 @@ class GameResultSerializer(serializers.Serializer):
 
     out = serializers.ListField(child=serializers.IntegerField(allow_null=True), required=False)
     finished = serializers.BooleanField(default=True)
+    colours_out = serializers.DictField(
+        child=serializers.CharField(allow_blank=True),
+        required=False,
+        help_text='With `out`: colours that went out per seat position, e.g. {"1": "rw"}.',
+    )
     moves = serializers.ListField(child=serializers.CharField(), required=False)
     events = serializers.JSONField(required=False)
     version = serializers.IntegerField(

@@ -283,7 +283,9 @@ def record_result(game: Game, request: Request, reporting: bool = False) -> Game
         return result_services.game_record_moves(moves=v["moves"], **common)
     if "events" in v:
         return result_services.game_import_events(events=v["events"], **common)
-    return result_services.game_record_out(out=v["out"], finished=v["finished"], **common)
+    return result_services.game_record_out(
+        out=v["out"], finished=v["finished"], colours_out=v.get("colours_out"), **common
+    )
 
 
 class StandingsView(TournamentScoped, APIView):

@@ -131,13 +131,16 @@ def game_record_out(
     version: int | None = None,
     by: User = None,
     reporter: int | None = None,
+    colours_out: Mapping[str, str] | None = None,
 ) -> Game:
     """Record pieces out per seat position (1..n). ``reporter`` is the seat position of
     a player reporting through the table's link: the result then waits for an opponent's
-    confirmation."""
+    confirmation. ``colours_out`` optionally gives, per seat position, the colours that
+    went out in order as letters (``"rw"``: red first, then white; section 22)."""
     seats = _seats(game)
     _check_reporter(reporter, seats)
     values = _validate_out(out, seats, game, finished)
+    colours = _validate_colours(colours_out or {}, values)
     status = Game.Status.FINISHED if finished else Game.Status.UNFINISHED
     return _write(
         game=game,
@@ -146,9 +149,39 @@ def game_record_out(
         status=status,
         out=values,
         moves=[],
-        colours_out={},
+        colours_out=colours,
         reporter=reporter,
     )
+
+
+_COLOURS = "wbryg"  # white, blue, red, yellow, green
+
+
+def _validate_colours(given: Mapping[str, str], out: list[int]) -> dict[str, list[str]]:
+    """Colours out per seat: distinct letters of w b r y g, no more than the pieces out
+    (each player has one piece of each colour, section 1)."""
+    colours: dict[str, list[str]] = {}
+    for key, text in given.items():
+        letters = [c for c in str(text).lower() if not c.isspace() and c != ","]
+        if not letters:
+            continue
+        field = f"colours_{key}"
+        if not key.isdigit() or not 1 <= int(key) <= len(out):
+            raise ServiceError(f"no seat {key} at this table", field=field)
+        wrong = [c for c in letters if c not in _COLOURS]
+        if wrong:
+            raise ServiceError(
+                f"seat {key}: colours are w, b, r, y, g, not {''.join(wrong)!r}", field=field
+            )
+        if len(set(letters)) != len(letters):
+            raise ServiceError(f"seat {key}: a colour can go out only once", field=field)
+        if len(letters) > out[int(key) - 1]:
+            raise ServiceError(
+                f"seat {key}: {len(letters)} colours out but {out[int(key) - 1]} pieces out",
+                field=field,
+            )
+        colours[key] = letters
+    return colours
 
 
 def _check_reporter(reporter: int | None, seats: int) -> None:
