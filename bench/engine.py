@@ -7,7 +7,7 @@
    cache cleared first) and reports plies per second.
 3. Legal-move generation: the first --positions positions of the corpus,
    all legal moves of the seat to move (as the engine's int move codes), positions per
-   second. Timings are the best of --repeat runs.
+   second. Timings are the best of --repeat runs (the medians are printed too).
 4. The same two measurements with a plain breadth-first search (a deque and a set over
    the adjacency lists) in place of the engine's bit-mask path search, and the ratio.
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import gc
 import platform
+import statistics
 import sys
 import time
 from collections import deque
@@ -126,10 +127,12 @@ def time_generation(positions: list[Game], gen: Callable[[Game], list[int]]) -> 
     return moves, time.perf_counter() - start
 
 
-def best(repeat: int, run: Callable[[], tuple[int, float]]) -> tuple[int, float]:
-    """The fastest of several runs (the machine is shared; the minimum is the least noisy)."""
+def best(repeat: int, run: Callable[[], tuple[int, float]]) -> tuple[int, float, float]:
+    """The fastest of several runs (the machine is shared; the minimum is the least noisy)
+    and the median time of the runs."""
     runs = [run() for _ in range(repeat)]
-    return min(runs, key=lambda r: r[1])
+    count, fastest = min(runs, key=lambda r: r[1])
+    return count, fastest, statistics.median(t for _, t in runs)
 
 
 def main() -> None:
@@ -153,9 +156,9 @@ def main() -> None:
     build = time.perf_counter() - t0
     total_plies = sum(len(r["moves"]) for r in records)
 
-    plies, t_val = best(args.repeat, lambda: time_validation(records))
+    plies, t_val, med_val = best(args.repeat, lambda: time_validation(records))
     with plain_bfs():
-        plies_b, t_val_b = best(args.repeat, lambda: time_validation(records))
+        plies_b, t_val_b, med_val_b = best(args.repeat, lambda: time_validation(records))
     # Every position of the corpus (before each ply), as ready-made working copies.
     positions: list[Game] = []
     for rec in records:
@@ -169,8 +172,10 @@ def main() -> None:
             break
 
     gc.freeze()  # the stored positions are long-lived: keep them out of collections
-    moves, t_gen = best(args.repeat, lambda: time_generation(positions, legal_codes))
-    moves_b, t_gen_b = best(args.repeat, lambda: time_generation(positions, bfs_legal_codes))
+    moves, t_gen, med_gen = best(args.repeat, lambda: time_generation(positions, legal_codes))
+    moves_b, t_gen_b, med_gen_b = best(
+        args.repeat, lambda: time_generation(positions, bfs_legal_codes)
+    )
     assert plies == plies_b == total_plies
 
     rate_val, rate_val_b = plies / t_val, plies_b / t_val_b
@@ -194,6 +199,14 @@ def main() -> None:
         f"{rate_gen / rate_gen_b:>8.2f}"
     )
     print(f"{'legal moves (moves/s)':<34}{moves / t_gen:>14,.0f}{moves_b / t_gen_b:>14,.0f}")
+    print(f"(best of {args.repeat} runs; medians of the runs follow)")
+    print(
+        f"{'validate, median (plies/s)':<34}{plies / med_val:>14,.0f}{plies_b / med_val_b:>14,.0f}"
+    )
+    print(
+        f"{'legal moves, median (positions/s)':<34}{len(positions) / med_gen:>14,.0f}"
+        f"{len(positions) / med_gen_b:>14,.0f}"
+    )
     if moves != moves_b:
         print(f"(move counts differ: engine {moves}, BFS {moves_b}; shared-corner choices)")
 

@@ -12,7 +12,7 @@ from typing import Final
 
 from .board import BYTE_STOPS, bits
 from .notation import PASS, Move
-from .paths import NodeAreas, start_walk
+from .paths import NodeAreas
 from .rules import BLACK_BASE, Game, State
 
 FORCED: Final = 127
@@ -37,9 +37,8 @@ def legal_codes(game: Game) -> list[int]:
     for s in pos:
         if s >= 0 and cnt[s] > 1:
             multi |= 1 << s
-    areas = NodeAreas(occ)
-    area_of = areas.area_of
-    area_mask = areas.area_mask
+    piece_targets = NodeAreas(occ).targets
+    five = r.five
     last = game.last[seat]
     codes: list[int] = []
     done_from = 0
@@ -47,17 +46,12 @@ def legal_codes(game: Game) -> list[int]:
         frm = pos[p]
         if frm < 0:
             continue
-        if r.five:
+        if five:
             if (done_from >> frm) & 1:
                 continue  # alike pieces on one stop move alike
             done_from |= 1 << frm
-        reached, nodes = start_walk(frm, occ)
-        for n in nodes:
-            aid = area_of[n]
-            if aid >= 0:
-                reached |= area_mask[aid]
-        mask = reached & ~(1 << frm)
-        if last is not None and last[1] == frm and last[0] == (r.colour[p] if r.five else p):
+        mask = piece_targets(frm, occ)
+        if last is not None and last[1] == frm and last[0] == (r.colour[p] if five else p):
             mask &= ~(1 << last[2])
         base = frm << 7 | p << 14
         shared = mask & multi

@@ -28,6 +28,12 @@ _MOVE_RE: Final = re.compile(
     r")"
 )
 
+# The plain move forms, for the fast path of `_parse_move` (every part is checked to be a
+# stop name there; anything else takes the full grammar).
+_PLAIN_RE: Final = re.compile(
+    r"([^-xs:z>]+)(-|x|s!|s)([^:z>]+)(?::([^z>]+))?(?:z([^>]+)(?:>(.+))?)?"
+)
+
 
 def _all_spellings() -> dict[str, int]:
     """Every accepted spelling of every stop: `r`, `W3r`, `Wr3`, `Wb3` (along a chord,
@@ -114,6 +120,27 @@ def _parse_move(text: str) -> Move | str:
     """The Move of a text, or the reason it cannot be read (cached: records repeat)."""
     if not isinstance(text, str):
         return "a move must be a string"
+    # Fast path for the plain forms `<stop><op><stop>[:<stop>][z<stop>[><stop>]]`: the
+    # separators never occur in a stop's name, so when every part is a known stop the
+    # text reads exactly as the grammar below would read it.
+    m = _PLAIN_RE.fullmatch(text)
+    if m is not None:
+        get = _SPELLINGS.get
+        frm_t, op, to_t, black_t, grey_t, grey_to_t = m.groups()
+        frm = get(frm_t)
+        to = get(to_t)
+        if frm is not None and to is not None:
+            black = None if black_t is None else get(black_t)
+            grey = None if grey_t is None else get(grey_t)
+            grey_to = None if grey_to_t is None else get(grey_to_t)
+            if (
+                (black is not None or black_t is None)
+                and (grey is not None or grey_t is None)
+                and (grey_to is not None or grey_to_t is None)
+            ):
+                if grey_to is not None:
+                    return Move(op, frm, to, None, None, None, black, grey_to, grey)
+                return Move(op, frm, to, None, None, None, black, grey)
     s = "".join(text.split())
     if s.startswith("(") and s.endswith(")"):
         s = s[1:-1]

@@ -41,6 +41,12 @@ _NODE_EXITS: Final = tuple(
     )
     for n in range(10)
 )
+_LINE_SPANS: Final = tuple(zip(LINE_BASE, LINE_FULL, strict=True))
+# Per node: (line, far node, walk table indexed by line occupancy) for the 4 lines.
+_NODE_WALKS: Final = tuple(
+    tuple((li, other, _NODE_EXITS[n][k][3]) for k, (li, other, _) in enumerate(NODE_LINES[n]))
+    for n in range(10)
+)
 # Per node: (global mask of a whole line, far node) for the 4 lines.
 _NODE_NEIGH: Final = tuple(
     tuple((LINE_FULL[li] << LINE_BASE[li], other) for li, other, _ in NODE_LINES[n])
@@ -77,6 +83,11 @@ def _stop_tables(s: int) -> tuple[int, int, int, int, int, tuple[int, ...]]:
 
 _STOP_TABLES: Final = tuple(
     _stop_tables(s) if s >= 10 else (0, 0, 0, 0, 0, ()) for s in range(N_STOPS)
+)
+# For a line stop: base, full, the masks of the line stops below and above it, the line's
+# first and second node, and its walk table (line occupancy -> global mask reached).
+_LINE_STOPS: Final = tuple(
+    (t[0], t[1], t[2], t[3], t[4] // 16, t[4] % 16, t[5]) for t in _STOP_TABLES
 )
 # Per node: (mask of a whole line and its far node, far node, far node's bit).
 _NODE_STEPS: Final = tuple(
@@ -121,19 +132,29 @@ def reaches(frm: int, to: int, occ: int) -> bool:
     nodes); stops searching as soon as the answer is known. occ must include frm."""
     if frm == to:
         return False
-    reached, nodes = start_walk(frm, occ)
-    if (reached >> to) & 1:
-        return True
     entry = _ENTRY[to]
     # Visited nodes are added to the blocked mask, so one test covers both.
     blocked = occ | (1 << frm)
-    stack = []
-    for n in nodes:
-        if not (blocked >> n) & 1:
-            blocked |= 1 << n
-            if not occ & entry[n]:
+    if frm < 10:
+        if not occ & entry[frm]:
+            return True
+        stack = [frm]
+    else:
+        base, full, below, above, a, b, table = _LINE_STOPS[frm]
+        seg = (occ >> base) & full
+        if (table[seg] >> to) & 1:
+            return True
+        stack = []
+        if not seg & below and not (blocked >> a) & 1:
+            if not occ & entry[a]:
                 return True
-            stack.append(n)
+            blocked |= 1 << a
+            stack.append(a)
+        if not seg & above and not (blocked >> b) & 1:
+            if not occ & entry[b]:
+                return True
+            blocked |= 1 << b
+            stack.append(b)
     while stack:
         for combo, other, bit in _NODE_STEPS[stack.pop()]:
             if not blocked & combo:
@@ -169,35 +190,67 @@ class NodeAreas:
     """For one occupancy: every free node's area (free nodes joined by empty lines) and
     the mask of stops a piece reaches once it stands on a free node of that area."""
 
-    __slots__ = ("area_of", "area_mask")
+    __slots__ = ("area_of", "area_mask", "occ", "segs")
 
     def __init__(self, occ: int) -> None:
+        # Each line's occupancy, once.
+        segs = [(occ >> base) & full for base, full in _LINE_SPANS]
+        busy = occ & 1023
         area_of = [-1] * 10
         area_mask: list[int] = []
         for start in range(10):
-            if area_of[start] >= 0 or (occ >> start) & 1:
+            if area_of[start] >= 0 or (busy >> start) & 1:
                 continue
             aid = len(area_mask)
             area_of[start] = aid
             reached = 1 << start
             stack = [start]
             while stack:
-                node = stack.pop()
-                for base, full, other, table in _NODE_EXITS[node]:
-                    seg = (occ >> base) & full
+                for li, other, table in _NODE_WALKS[stack.pop()]:
+                    seg = segs[li]
                     reached |= table[seg]
-                    if not seg and area_of[other] < 0 and not (occ >> other) & 1:
+                    if not seg and area_of[other] < 0 and not (busy >> other) & 1:
                         area_of[other] = aid
                         stack.append(other)
             area_mask.append(reached)
         self.area_of = area_of
         self.area_mask = area_mask
+        self.occ = occ
+        self.segs = segs
 
     def targets(self, frm: int, occ: int) -> int:
+        """Mask of every stop a piece on frm can end its move on (frm itself excluded)."""
+        if occ != self.occ:
+            return self._targets_from(frm, occ)
+        if frm < 10:
+            reached = 0
+            segs = self.segs
+            for li, other, table in _NODE_WALKS[frm]:
+                seg = segs[li]
+                reached |= table[seg]
+                if not seg:
+                    aid = self.area_of[other]
+                    if aid >= 0:
+                        reached |= self.area_mask[aid]
+            return reached & ~(1 << frm)
+        _, _, below, above, a, b, table = _LINE_STOPS[frm]
+        seg = self.segs[STOP_LINE[frm]]
+        reached = table[seg]
+        if not seg & below:
+            aid = self.area_of[a]
+            if aid >= 0:
+                reached |= self.area_mask[aid]
+        if not seg & above:
+            aid = self.area_of[b]
+            if aid >= 0:
+                reached |= self.area_mask[aid]
+        return reached & ~(1 << frm)
+
+    def _targets_from(self, frm: int, occ: int) -> int:
+        """targets() for an occupancy other than the areas' own (the line walks use occ)."""
         reached, nodes = start_walk(frm, occ)
-        area_of = self.area_of
         for n in nodes:
-            aid = area_of[n]
+            aid = self.area_of[n]
             if aid >= 0:
                 reached |= self.area_mask[aid]
         return reached & ~(1 << frm)

@@ -277,10 +277,10 @@ class Game:
         if kind == "pass":
             self._end_turn(None)
             return
-        waiting = self.waiting() if self.on_goal else []
         if kind == "z":
-            self._move_out(move, waiting)
+            self._move_out(move, self.waiting() if self.on_goal else [])
             return
+        waiting = self.waiting() if self.on_goal else None
         if waiting:
             p = waiting[0]
             g = format_stop(self.pos[p])
