@@ -1,0 +1,69 @@
+"""Concurrent organisers and devices, on the real PostgreSQL: one round, not two; the
+second write of a game gets a conflict instead of overwriting the first."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection, connections
+
+from games.models import Game
+from tests.factories import tournament_with_players
+from tournaments.services.errors import ConflictError, ServiceError
+from tournaments.services.results import game_record_out
+from tournaments.services.rounds import round_pair_next, round_publish
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def race(calls) -> list[object]:
+    """Run the calls at the same moment in threads; collect results or exceptions."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list[object] = [None] * len(calls)
+
+    def run(i, call):
+        try:
+            barrier.wait()
+            outcomes[i] = call()
+        except Exception as exc:  # noqa: BLE001 - the outcome is what the test checks
+            outcomes[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return outcomes
+
+
+def test_two_organisers_pairing_at_once_create_one_round():
+    assert connection.vendor == "postgresql"
+    tournament = tournament_with_players(12)
+    outcomes = race([lambda: round_pair_next(tournament=tournament)] * 4)
+    conflicts = [o for o in outcomes if isinstance(o, ConflictError)]
+    rounds = [o for o in outcomes if not isinstance(o, Exception)]
+    assert len(rounds) == 1 and len(conflicts) == 3, outcomes
+    assert tournament.rounds.count() == 1
+
+
+def test_two_devices_entering_one_game_one_wins_the_other_is_told():
+    tournament = tournament_with_players(2)
+    round_ = round_pair_next(tournament=tournament)
+    round_publish(round=round_)
+    game = Game.objects.filter(table__round=round_).first()
+    seen = game.version
+    outcomes = race(
+        [
+            lambda: game_record_out(game=game, out=[3, 1], version=seen),
+            lambda: game_record_out(game=game, out=[1, 3], version=seen),
+        ]
+    )
+    saved = [o for o in outcomes if isinstance(o, Game)]
+    refused = [o for o in outcomes if isinstance(o, ServiceError)]
+    assert len(saved) == 1 and len(refused) == 1, outcomes
+    assert isinstance(refused[0], ConflictError)
+    game.refresh_from_db()
+    assert game.out_list(2) == saved[0].out_list(2) and game.version == seen + 1
