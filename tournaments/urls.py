@@ -1,14 +1,17 @@
 from django.urls import path
 
-from . import views, views_manage
+from . import views, views_live, views_manage, views_print
 
 urlpatterns = [
     path("new/", views_manage.tournament_create, name="tournament-create"),
     path("import/", views_manage.tournament_import, name="tournament-import"),
     path("<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("<slug:slug>/standings/", views.tournament_standings_view, name="tournament-standings"),
+    path("<slug:slug>/projector/", views_live.projector, name="projector"),
+    path("<slug:slug>/projector/data.json", views_live.projector_data, name="projector-data"),
     path("<slug:slug>/export.json", views.tournament_export, name="tournament-export"),
     path("<slug:slug>/rounds/<int:number>/", views.round_detail, name="round-detail"),
+    path("<slug:slug>/rounds/<int:number>/sheets/", views_print.round_sheets, name="round-sheets"),
     path("<slug:slug>/players/<int:entry_id>/", views.entry_detail, name="entry-detail"),
     path("<slug:slug>/manage/", views_manage.tournament_manage, name="tournament-manage"),
     path("<slug:slug>/manage/settings/", views_manage.tournament_edit, name="tournament-edit"),
@@ -30,6 +33,12 @@ urlpatterns = [
         "<slug:slug>/manage/rounds/<int:number>/results/",
         views_manage.round_results,
         name="round-results",
+    ),
+    # Before the round actions, whose <action> would otherwise swallow "open".
+    path(
+        "<slug:slug>/manage/rounds/<int:number>/open/",
+        views_print.open_tables,
+        name="round-open-tables",
     ),
     path(
         "<slug:slug>/manage/rounds/<int:number>/<str:action>/",

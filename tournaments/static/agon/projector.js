@@ -1,0 +1,210 @@
+// The projector: shows the round's tables, then the standings, a screenful at a time,
+// and polls the JSON endpoint (If-None-Match) so results appear without a reload.
+// Keys: right/left arrow = next/previous screen, space = pause.
+
+const config = JSON.parse(document.getElementById("projector-config").textContent);
+const labels = config.labels;
+const lang = document.documentElement.lang || "en";
+const score = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
+const twoDigits = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const clock = new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+
+const sections = {
+  tables: document.getElementById("pj-tables"),
+  standings: document.getElementById("pj-standings"),
+};
+const where = document.getElementById("pj-where");
+const status = document.getElementById("pj-status");
+const announce = document.getElementById("pj-announce");
+
+let etag = config.etag;
+let data = config.data;
+let slides = [];
+let current = 0;
+let paused = false;
+let timer = null;
+let signatures = new Map();
+
+function fill(text, values) {
+  return text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+function lines(values) {
+  return values.map((v) => el("div", {}, v));
+}
+
+function gameText(game) {
+  return game.out ? game.out.join(":") : "—";
+}
+
+function renderTables() {
+  const title = sections.tables.querySelector("h2");
+  title.textContent = data.round ? fill(labels.tables, { number: data.round.number }) : labels.tables_none;
+  const body = sections.tables.querySelector("tbody");
+  const rows = data.tables.map((table) => {
+    const signature = JSON.stringify(table);
+    const key = table.bye ? "bye" : table.number;
+    const changed = signatures.has(key) && signatures.get(key) !== signature;
+    signatures.set(key, signature);
+    const games = table.games.map((g) =>
+      el("span", { class: "game" + (g.out && !g.confirmed ? " unconfirmed" : "") }, gameText(g)),
+    );
+    return el(
+      "tr",
+      { class: `state-${table.state}` + (changed ? " changed" : "") },
+      el("th", { scope: "row", class: "num" }, table.bye ? labels.bye : String(table.number)),
+      el("td", {}, ...lines(table.seats.map((s) => s.name))),
+      el("td", { class: "num" }, ...lines(table.seats.map((s) => (s.score === null ? "—" : score.format(s.score))))),
+      el("td", { class: "games" }, ...games.flatMap((g) => [g, " "])),
+      el("td", {}, labels[table.state]),
+    );
+  });
+  body.replaceChildren(...rows);
+}
+
+function renderStandings() {
+  const standings = data.standings;
+  sections.standings.querySelector("h2").textContent = standings.rounds_closed
+    ? fill(labels.standings, { number: standings.rounds_closed })
+    : labels.standings_none;
+  const body = sections.standings.querySelector("tbody");
+  if (!standings.rows.length) {
+    body.replaceChildren(el("tr", {}, el("td", { colspan: "6" }, labels.no_results)));
+    return;
+  }
+  body.replaceChildren(
+    ...standings.rows.map((row) =>
+      el(
+        "tr",
+        row.withdrawn ? { class: "withdrawn" } : {},
+        el("td", { class: "num" }, String(row.rank)),
+        el("th", { scope: "row" }, row.name + (row.withdrawn ? ` (${labels.withdrawn})` : "")),
+        el("td", { class: "num" }, el("strong", {}, score.format(row.score))),
+        el("td", { class: "num" }, String(row.rounds)),
+        el("td", { class: "num" }, String(row.games)),
+        el("td", { class: "num" }, twoDigits.format(row.per_game)),
+      ),
+    ),
+  );
+}
+
+// Split a section's rows into screenfuls by measuring them.
+function pages(section) {
+  const rows = [...section.querySelector("tbody").rows];
+  for (const s of Object.values(sections)) s.hidden = s !== section;
+  rows.forEach((r) => (r.hidden = false));
+  if (!rows.length) return [[]];
+  const bottom = window.innerHeight - 16;
+  const top = rows[0].getBoundingClientRect().top;
+  const result = [];
+  let page = [];
+  let used = 0;
+  for (const row of rows) {
+    const height = row.getBoundingClientRect().height;
+    if (page.length && top + used + height > bottom) {
+      result.push(page);
+      page = [];
+      used = 0;
+    }
+    page.push(row);
+    used += height;
+  }
+  result.push(page);
+  return result;
+}
+
+function layout() {
+  const keep = slides[current];
+  slides = [];
+  for (const [kind, section] of Object.entries(sections)) {
+    if (kind === "tables" && !data.tables.length) continue;
+    const split = pages(section);
+    split.forEach((rows, i) => slides.push({ kind, section, rows, page: i + 1, pages: split.length }));
+  }
+  const again = keep && slides.findIndex((s) => s.kind === keep.kind && s.page === keep.page);
+  current = again >= 0 ? again : 0;
+  show();
+}
+
+function show() {
+  const slide = slides[current];
+  if (!slide) return;
+  for (const section of Object.values(sections)) section.hidden = section !== slide.section;
+  const visible = new Set(slide.rows);
+  for (const row of slide.section.querySelector("tbody").rows) row.hidden = !visible.has(row);
+  where.textContent = slide.pages > 1 ? fill(labels.page, { page: slide.page, pages: slide.pages }) : "";
+}
+
+function step(by) {
+  if (!slides.length) return;
+  current = (current + by + slides.length) % slides.length;
+  show();
+}
+
+function restart() {
+  clearInterval(timer);
+  timer = setInterval(() => paused || step(1), config.dwell);
+}
+
+async function poll() {
+  try {
+    const response = await fetch(config.url, {
+      headers: { "If-None-Match": etag, Accept: "application/json" },
+      cache: "no-store",
+      credentials: "same-origin",
+    });
+    if (response.status === 200) {
+      etag = response.headers.get("ETag") || etag;
+      data = await response.json();
+      renderTables();
+      renderStandings();
+      layout();
+      announce.textContent = labels.announce;
+    } else if (response.status !== 304) {
+      throw new Error(`HTTP ${response.status}`);
+    }
+    status.textContent = paused ? labels.paused : fill(labels.updated, { time: clock.format(new Date()) });
+    status.classList.remove("offline");
+  } catch {
+    status.textContent = labels.offline;
+    status.classList.add("offline");
+  } finally {
+    setTimeout(poll, config.poll);
+  }
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.key === "ArrowRight") step(1);
+  else if (event.key === "ArrowLeft") step(-1);
+  else if (event.key === " ") {
+    paused = !paused;
+    status.textContent = paused ? labels.paused : "";
+  } else return;
+  event.preventDefault();
+  restart();
+});
+
+let resizing = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(layout, 200);
+});
+
+document.body.classList.add("live");
+renderTables();
+renderStandings();
+layout();
+restart();
+setTimeout(poll, config.poll);

@@ -1,0 +1,95 @@
+"""A player's own page: results by tournament, rating history in every rating system,
+and head-to-head records against everyone they met."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from ratings.models import SYSTEM_CHOICES
+from ratings.selectors import chart_points, is_provisional, player_history
+
+from .models import Entry, Player, Tournament
+from .selectors.players import Record, head_to_head, player_shared_games
+from .selectors.standings import StandingRow, tournament_standings
+
+
+def visible_tournaments(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tournament]:
+    """Published tournaments, and those the user runs (staff see all)."""
+    if user.is_authenticated and getattr(user, "is_staff", False):
+        return Tournament.objects.all()
+    visible = Q(published=True)
+    if user.is_authenticated:
+        visible |= Q(directors=user) | Q(club__organisers=user)
+    return Tournament.objects.filter(visible).distinct()
+
+
+@dataclass
+class TournamentResult:
+    entry: Entry
+    row: StandingRow | None
+    rounds_closed: int
+    players: int
+
+
+@dataclass
+class NamedRecord:
+    name: str
+    record: Record
+
+
+@require_GET
+def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
+    tournaments = visible_tournaments(request.user)
+    entries = (
+        Entry.objects.filter(player=player, tournament__in=tournaments)
+        .select_related("tournament__club")
+        .order_by("-tournament__date", "-tournament__created_at")
+    )
+    results = []
+    for entry in entries:
+        standings = tournament_standings(tournament=entry.tournament)
+        row = next((r for r in standings.rows if r.entry_id == entry.pk), None)
+        results.append(TournamentResult(entry, row, standings.rounds_closed, len(standings.rows)))
+
+    games, names = player_shared_games(player_id=player.pk, tournaments=tournaments)
+    records = [NamedRecord(names.get(r.opponent, "?"), r) for r in head_to_head(player.pk, games)]
+
+    ratings: list[dict[str, Any]] = []
+    current = {r.system: r for r in player.ratings.all()}
+    for system, label in SYSTEM_CHOICES:
+        history = player_history(player_id=player.pk, system=system)
+        rating = current.get(system)
+        if rating is None and not history:
+            continue
+        values = ([history[0].before] + [h.after for h in history]) if history else []
+        ratings.append(
+            {
+                "system": system,
+                "label": label,
+                "current": rating,
+                "provisional": is_provisional(rating) if rating else True,
+                "history": history,
+                "points": chart_points(history),
+                "low": min(values) if values else None,
+                "high": max(values) if values else None,
+            }
+        )
+    return render(
+        request,
+        "tournaments/player.html",
+        {
+            "player": player,
+            "results": results,
+            "records": records,
+            "games_played": len(games),
+            "ratings": ratings,
+        },
+    )
