@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -93,3 +94,21 @@ def chart_points(history: list[HistoryPoint], width: int = 640, height: int = 20
         f"{i * step:.1f},{height - (v - low) / span * (height - 20) - 10:.1f}"
         for i, v in enumerate(values)
     )
+
+
+def win_chances(*, tables: Sequence[Sequence[int]], system: str = "openskill") -> list[list[float]]:
+    """Each seat's chance to finish first at each table (player ids in seat order), from
+    one query for all tables: OpenSkill's Plackett-Luce probabilities by default, shown
+    before the games are played."""
+    from ratings.systems import Game, make_system
+
+    rater = make_system(system)
+    wanted = {p for table in tables for p in table}
+    states = {
+        str(row.player_id): rater.state_from_json(row.state)
+        for row in PlayerRating.objects.filter(system=system, player_id__in=wanted)
+    }
+    return [
+        list(rater.win_probabilities(states, Game(seats=tuple(map(str, table)), out=None)))
+        for table in tables
+    ]

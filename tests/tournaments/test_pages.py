@@ -199,3 +199,24 @@ def test_editing_a_closed_round_through_the_page_is_audited(client, organiser):
         {"game": game.pk, "version": game.version, "finished": "1", "out_1": 2, "out_2": 3},
     )
     assert AuditEntry.objects.filter(action="edit result", user__username="org").exists()
+
+
+def test_a_published_round_shows_each_seats_chance_before_play(
+    client, django_capture_on_commit_callbacks
+):
+    tournament = tournament_with_players(4)
+    round_ = round_pair_next(tournament=tournament)
+    round_publish(round=round_)
+    for game in Game.objects.filter(table__round=round_):
+        game_record_out(game=game, out=[3, 0])
+    with django_capture_on_commit_callbacks(execute=True):
+        round_close(round=round_)
+    second = round_pair_next(tournament=tournament)
+    round_publish(round=second)
+    page = client.get(reverse("round-detail", args=[tournament.slug, 2]))
+    assert page.status_code == 200
+    chances = [seat.chance for table in page.context["tables"] for seat in table.seats]
+    assert all(c is not None and 0 < c < 1 for c in chances)
+    # Two seats per table: their chances add up to one.
+    for table in page.context["tables"]:
+        assert sum(s.chance for s in table.seats) == pytest.approx(1.0)

@@ -19,6 +19,9 @@ class SeatRow:
     entry_id: int
     name: str
     round_score: float | None = None
+    player_id: int = 0
+    # The rating system's chance that this seat finishes first, before the match.
+    chance: float | None = None
 
 
 @dataclass
@@ -68,7 +71,9 @@ def round_tables(*, round_: Round) -> list[TableRow]:
         Seat.objects.filter(round=round_).select_related("entry__player").order_by("position")
     ):
         tables[seat.table_id].seats.append(
-            SeatRow(seat.position, seat.entry_id, seat.entry.player.name)
+            SeatRow(
+                seat.position, seat.entry_id, seat.entry.player.name, player_id=seat.entry.player_id
+            )
         )
     games_by_table: dict[int, list[Game]] = defaultdict(list)
     for game in Game.objects.filter(table__round=round_).order_by("number"):
