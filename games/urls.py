@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .family_views import family_view
 
 app_name = "games"
 
@@ -8,5 +9,6 @@ urlpatterns = [
     path("position/", views.position, name="position"),
     path("<int:pk>/", views.replay_view, name="replay"),
     path("<int:pk>/record/", views.record_view, name="record"),
+    path("<int:pk>/view/", family_view, name="view"),
     path("<int:pk>/record/<str:token>/", views.record_view, name="record-token"),
 ]

@@ -1,0 +1,291 @@
+"""The replay page of the family's other games: Pantarei, Pentamid Twist, Pent-Up and
+PentaCosmos.
+
+`/games/<id>/view/?ply=N` replays the stored record with the game's own engine up to
+ply N and draws the position server-side (games/pictures/*, an SVG in
+templates/games/family_board.html); stepping is plain links, so the page needs no
+JavaScript. A Pentagame game goes to its own board page. Who may look is decided as on
+that page: a published round of a tournament the user can see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from games.models import Game
+from games.pictures import Picture, Shape, picture_for
+from games.views import MAX_PLIES, _load, _players
+from tournaments.models import Round
+from tournaments.permissions import can_direct, can_view
+
+
+class _Run:
+    """A game being replayed one ply at a time with its engine."""
+
+    def mover(self) -> int:  # 0-based engine seat of the player to move
+        raise NotImplementedError
+
+    def apply(self, text: str) -> None:  # raises the engine's ValueError subclass
+        raise NotImplementedError
+
+    def state(self) -> Any:
+        raise NotImplementedError
+
+
+class _Pantarei(_Run):
+    def __init__(self, record: dict[str, Any]) -> None:
+        from games.pantarei.replay import check_record
+
+        self.s, _ = check_record(record)
+
+    def mover(self) -> int:
+        return int(self.s.to_move)
+
+    def apply(self, text: str) -> None:
+        from games.pantarei import apply_move, parse_move
+
+        self.s = apply_move(self.s, parse_move(text))
+
+    def state(self) -> Any:
+        return self.s
+
+
+class _Twist(_Run):
+    def __init__(self, record: dict[str, Any]) -> None:
+        from games.pentamid_twist.replay import check_record
+
+        self.s, _ = check_record(record)
+
+    def mover(self) -> int:
+        return int(self.s.to_move)
+
+    def apply(self, text: str) -> None:
+        from games.pentamid_twist import apply_move, parse_move
+
+        self.s = apply_move(self.s, parse_move(text))
+
+    def state(self) -> Any:
+        return self.s
+
+
+class _PentUp(_Run):
+    def __init__(self, record: dict[str, Any]) -> None:
+        from games.pent_up.replay import check_record, start_game
+
+        players, variant, _ = check_record(record)
+        self.g = start_game(players, variant)
+
+    def mover(self) -> int:
+        return int(self.g.seat) - 1
+
+    def apply(self, text: str) -> None:
+        from games.pent_up import parse_move
+
+        self.g.apply(parse_move(text))
+
+    def state(self) -> Any:
+        return self.g.state()
+
+
+class _PentaCosmos(_Run):
+    def __init__(self, record: dict[str, Any]) -> None:
+        from games.pentacosmos.replay import check_record, start_game
+
+        players, variant, tokens, _ = check_record(record)
+        self.g = start_game(players, variant, tokens)
+
+    def mover(self) -> int:
+        return int(self.g.seat) - 1
+
+    def apply(self, text: str) -> None:
+        from games.pentacosmos import parse_move
+
+        self.g.apply(parse_move(text))
+
+    def state(self) -> Any:
+        return self.g.state()
+
+
+RUNS: dict[str, Callable[[dict[str, Any]], _Run]] = {
+    "pantarei": _Pantarei,
+    "pentamid_twist": _Twist,
+    "pent_up": _PentUp,
+    "pentacosmos": _PentaCosmos,
+}
+
+
+@dataclass
+class Replayed:
+    """The position after `ply` plies, who made each legal ply, and the first illegal
+    one (a stored record is checked when saved, so only an old or edited one has it)."""
+
+    ply: int
+    plies: int  # legal plies in the record
+    state: Any
+    movers: list[int]
+    error: str | None
+
+
+def replay_to(game: str, record: dict[str, Any], ply: int) -> Replayed:
+    """Replay a record with the game's engine; the state after min(ply, legal plies)."""
+    run = RUNS[game](record)
+    moves: list[str] = record["moves"]
+    movers: list[int] = []
+    state = run.state() if ply == 0 else None
+    error = None
+    for i, text in enumerate(moves):
+        who = run.mover()
+        try:
+            run.apply(text)
+        except ValueError as exc:
+            error = f"ply {i + 1} `{text}`: {getattr(exc, 'reason', exc)}"
+            break
+        movers.append(who)
+        if i + 1 == ply:
+            state = run.state()
+    plies = len(movers)
+    if state is None:  # ply beyond the legal part
+        ply = plies
+        state = run.state()
+    return Replayed(ply, plies, state, movers, error)
+
+
+def _record(game: Game, players: int) -> dict[str, Any]:
+    # As the results service builds it when the record is saved.
+    record: dict[str, Any] = {"players": players, "variant": "standard", **(game.setup or {})}
+    record["moves"] = [str(m) for m in game.moves][:MAX_PLIES]
+    return record
+
+
+def _ply(request: HttpRequest, last: int) -> int:
+    try:
+        return max(0, min(int(request.GET.get("ply", "")), last))
+    except ValueError:
+        return last
+
+
+def _outcome(picture: Picture, names: list[str], finished_game: bool, at_end: bool) -> str:
+    if picture["finished"]:
+        winners = picture["winners"]
+        if not winners or len(winners) == len(names):
+            return "The game ended in a draw."
+        who = " and ".join(f"{names[w]} ({picture['seats'][w]['colour'].lower()})" for w in winners)
+        return f"{who} {'win' if len(winners) > 1 else 'wins'}."
+    if at_end:
+        if finished_game:
+            return "The record ends here."
+        return "The record stops here: the game was not finished."
+    return ""
+
+
+def _svg_ready(shape: Shape) -> dict[str, Any]:
+    """A shape with its points as the SVG attribute."""
+    out: dict[str, Any] = dict(shape)
+    if "points" in shape:
+        out["pts"] = " ".join(f"{x},{y}" for x, y in shape["points"])
+    return out
+
+
+def _steps(ply: int, plies: int) -> list[dict[str, Any]]:
+    steps = [
+        ("first", "« Start", "To the start", 0),
+        ("prev", "‹ Back", "One move back", ply - 1),
+        ("next", "Forward ›", "One move forward", ply + 1),
+        ("last", "End »", "To the end", plies),
+    ]
+    return [
+        {
+            "key": key,
+            "label": label,
+            "aria": aria,
+            "ply": target,
+            "enabled": 0 <= target <= plies and target != ply,
+        }
+        for key, label, aria, target in steps
+    ]
+
+
+def family_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """The position after `?ply=N` plies of a recorded game (the last one by default)."""
+    game = _load(pk)
+    round_ = game.table.round
+    tournament = round_.tournament
+    if not can_view(request.user, tournament) or round_.status == Round.Status.PAIRED:
+        raise Http404("no such game")
+    if tournament.game == "pentagame":
+        return redirect("games:replay", pk=game.pk)
+    draw = picture_for(tournament.game)
+    if draw is None or tournament.game not in RUNS:
+        raise Http404("no viewer for this game")
+    players = _players(game)
+    record = _record(game, len(players))
+    wanted = _ply(request, len(record["moves"]))
+    try:
+        replayed = replay_to(tournament.game, record, wanted)
+    except ValueError as exc:
+        # Not a record the engine can read at all: say so instead of drawing a board.
+        reason = getattr(exc, "reason", exc)
+        return render(
+            request,
+            "games/family_board.html",
+            {
+                "game": game,
+                "table": game.table,
+                "round": round_,
+                "tournament": tournament,
+                "title": tournament.ruleset.title,
+                "problem": f"The stored record cannot be replayed: {reason}",
+            },
+        )
+    ply = min(wanted, replayed.plies)
+    last_move = record["moves"][ply - 1] if ply else None
+    picture = draw(replayed.state, last_move)
+    names = [p["name"] for p in players]
+    seats = [
+        {**seat, "name": names[i] if i < len(names) else f"seat {i + 1}", "index": i}
+        for i, seat in enumerate(picture["seats"])
+    ]
+    moves = [
+        {
+            "ply": i + 1,
+            "text": text,
+            "seat": seats[replayed.movers[i]] if replayed.movers[i] < len(seats) else None,
+        }
+        for i, text in enumerate(record["moves"][: replayed.plies])
+    ]
+    to_move = picture["to_move"]
+    return render(
+        request,
+        "games/family_board.html",
+        {
+            "game": game,
+            "table": game.table,
+            "round": round_,
+            "tournament": tournament,
+            "title": tournament.ruleset.title,
+            "picture": picture,
+            "shapes": [_svg_ready(s) for s in picture["shapes"]],
+            "seats": seats,
+            "to_move": seats[to_move] if to_move is not None and to_move < len(seats) else None,
+            "moves": moves,
+            "ply": ply,
+            "plies": replayed.plies,
+            "last_move": last_move,
+            "steps": _steps(ply, replayed.plies),
+            "outcome": _outcome(
+                picture,
+                names,
+                game.status == Game.Status.FINISHED,
+                ply == replayed.plies,
+            ),
+            "error": replayed.error,
+            "can_direct": can_direct(request.user, tournament),
+            "self_url": reverse("games:view", args=[game.pk]),
+        },
+    )
