@@ -1,6 +1,8 @@
 """/api/v1/: the REST API's routes."""
 
-from django.urls import include, path
+from django.http import HttpRequest, JsonResponse
+from django.urls import include, path, re_path
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.routers import DefaultRouter
 from rest_framework.throttling import ScopedRateThrottle
@@ -8,6 +10,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from games.api import ReplayView
 from ratings.api import LeaderboardView, PlayerRatingHistoryView
 from tournaments.api import views
+from tournaments.api.schema import ApiSchema
 
 
 class TokenView(ObtainAuthToken):
@@ -15,6 +18,14 @@ class TokenView(ObtainAuthToken):
 
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "login"
+    schema = ApiSchema()
+
+
+@csrf_exempt
+def not_found(request: HttpRequest) -> JsonResponse:
+    """Any other path under /api/v1/ (a slug with a space, an id that is no number...):
+    a JSON 404 like the views', not the site's HTML page."""
+    return JsonResponse({"detail": "Not found."}, status=404)
 
 
 router = DefaultRouter()
@@ -44,4 +55,8 @@ urlpatterns = [
         "players/<int:player_id>/ratings/", PlayerRatingHistoryView.as_view(), name="player-ratings"
     ),
     path("auth/token/", TokenView.as_view(), name="token"),
+    # Last: paths ending in a slash that nothing above took. The schema and its docs
+    # page are routed next to this module in config/urls.py and must stay reachable;
+    # a path without its slash still gets the usual redirect (APPEND_SLASH).
+    re_path(r"^(?!schema/|docs/)[\s\S]*/$", not_found),
 ]

@@ -9,12 +9,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import pentagame
+from tournaments.api.schema import ApiSchema
 from tournaments.api.serializers import RecordSerializer
 
 
 class ReplayView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
+    schema = ApiSchema()
 
     @extend_schema(
         request=RecordSerializer,

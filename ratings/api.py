@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.api.schema import ApiSchema
 from tournaments.models import Player
 
 from .models import SYSTEM_CHOICES, PlayerRating
@@ -47,7 +48,7 @@ def _system(request: Request) -> str:
     return system
 
 
-def _number(request: Request, name: str, default: int) -> int:
+def _number(request: Request, name: str, default: int, maximum: int = 2**31 - 1) -> int:
     raw = request.query_params.get(name)
     if raw is None:
         return default
@@ -57,6 +58,8 @@ def _number(request: Request, name: str, default: int) -> int:
         raise serializers.ValidationError({name: ["a whole number"]}) from None
     if value < 0:
         raise serializers.ValidationError({name: ["not negative"]})
+    if value > maximum:
+        raise serializers.ValidationError({name: [f"at most {maximum}"]})
     return value
 
 
@@ -64,7 +67,7 @@ def _number(request: Request, name: str, default: int) -> int:
     parameters=[
         OpenApiParameter("system", str, enum=SYSTEMS),
         OpenApiParameter("club", str),
-        OpenApiParameter("active_days", int),
+        OpenApiParameter("active_days", int, description="0 for all time; at most 36600"),
         OpenApiParameter("min_games", int),
     ]
 )
@@ -73,6 +76,8 @@ class LeaderboardView(ListAPIView):
 
     serializer_class = RatingSerializer
     filter_backends: list[type] = []
+    schema = ApiSchema()
+    error_codes = ("404",)  # `club` names no club
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
         request = self.request
@@ -85,7 +90,7 @@ class LeaderboardView(ListAPIView):
         return leaderboard(
             system=_system(request),
             club_id=club_id,
-            active_days=_number(request, "active_days", 365) or None,
+            active_days=_number(request, "active_days", 365, maximum=100 * 366) or None,
             min_games=_number(request, "min_games", 0),
         )
 
@@ -99,6 +104,8 @@ class HistorySerializer(serializers.Serializer):
 
 
 class PlayerRatingHistoryView(APIView):
+    schema = ApiSchema()
+
     @extend_schema(
         parameters=[OpenApiParameter("system", str, enum=SYSTEMS)],
         responses={200: HistorySerializer(many=True)},

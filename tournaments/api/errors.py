@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import status
+from django.db import DataError
+from django.db.models import ProtectedError, RestrictedError
+from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -19,4 +21,26 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             body[exc.field] = [exc.message]
         code = status.HTTP_409_CONFLICT if isinstance(exc, ConflictError) else 400
         return Response(body, status=code)
-    return drf_exception_handler(exc, context)
+    if isinstance(exc, ProtectedError | RestrictedError):
+        # Deleting a club that still has tournaments, players...: refuse, say what.
+        kinds = sorted({obj._meta.verbose_name_plural for obj in exc.args[1]})
+        detail = f"still in use: delete or move its {', '.join(map(str, kinds))} first"
+        return Response({"detail": detail}, status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, DataError | OverflowError):
+        # A number too large for the database (OverflowError on SQLite, DataError on
+        # PostgreSQL) or a text too long: the input is at fault, not the server.
+        return Response(
+            {"detail": "a value is out of range or too long"}, status=status.HTTP_400_BAD_REQUEST
+        )
+    response = drf_exception_handler(exc, context)
+    if (
+        response is not None
+        and isinstance(exc, exceptions.ValidationError)
+        and isinstance(response.data, list)
+    ):
+        # A bare list of messages names no field: say it concerns the input as a whole.
+        response.data = {
+            "detail": " ".join(map(str, response.data)),
+            "non_field_errors": response.data,
+        }
+    return response

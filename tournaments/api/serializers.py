@@ -40,15 +40,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "status",
             "published",
             "date",
-            "rounds_planned",
-            "policy",
-            "games_per_turn_2",
-            "games_per_turn_3",
-            "factor_2",
-            "factor_3",
-            "target",
-            "bye_score",
-            "absence_score",
+            *Tournament.PLAY_SETTINGS,
             "tiebreaks",
         ]
         read_only_fields = ["status"]
@@ -82,7 +74,9 @@ class EntrySerializer(serializers.ModelSerializer):
 
 class EntryCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
-    rating = serializers.IntegerField(required=False, allow_null=True)
+    rating = serializers.IntegerField(
+        required=False, allow_null=True, min_value=-(2**31), max_value=2**31 - 1
+    )
 
 
 class PasteSerializer(serializers.Serializer):

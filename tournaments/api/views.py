@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import DataError
 from django.db.models import Q, QuerySet
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import http_date, quote_etag
+from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import generics, mixins, status, viewsets
+from rest_framework import filters, generics, mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -21,7 +25,11 @@ from games.models import Game
 from tournaments.models import Club, Entry, Player, Round, Table, Tournament
 from tournaments.permissions import can_direct, can_organise, can_view
 from tournaments.selectors.rounds import round_tables
-from tournaments.selectors.standings import standings_stamp, tournament_standings
+from tournaments.selectors.standings import (
+    database_snapshot,
+    standings_stamps,
+    tournament_standings,
+)
 from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
@@ -29,12 +37,26 @@ from tournaments.services.errors import ServiceError
 
 from . import serializers as s
 from .permissions import DirectorsWrite
+from .schema import ApiSchema
+
+
+class SearchFilter(filters.SearchFilter):
+    """`?search=`, whose bad values (a NUL character) are reported under its name."""
+
+    def get_search_terms(self, request: Request) -> list[str]:
+        try:
+            return list(super().get_search_terms(request))
+        except ValidationError as exc:
+            raise ValidationError({self.search_param: exc.detail}) from None
 
 
 class WriteThrottled:
-    """Writes are throttled (scope "writes"); reads are not."""
+    """Writes are throttled (scope "writes"); reads are not. Also the API's schema
+    (documented errors) and list filters."""
 
     throttle_scope = "writes"
+    schema = ApiSchema()
+    filter_backends = [DjangoFilterBackend, filters.OrderingFilter, SearchFilter]
 
     def get_throttles(self) -> list[Any]:
         request = self.request  # type: ignore[attr-defined]
@@ -153,13 +175,18 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.PasteSerializer, responses={201: s.EntrySerializer(many=True)})
-    @action(detail=False, methods=["post"])
+    @action(detail=False, methods=["post"], pagination_class=None, filter_backends=[])
     def paste(self, request: Request, slug: str) -> Response:
         data = s.PasteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        entries = entry_services.entries_paste(
-            tournament=self.tournament(), text=data.validated_data["players"], by=request.user
-        )
+        try:
+            entries = entry_services.entries_paste(
+                tournament=self.tournament(), text=data.validated_data["players"], by=request.user
+            )
+        except (OverflowError, DataError):
+            raise ServiceError(
+                "a rating is out of range or a name too long", field="players"
+            ) from None
         return Response(s.EntrySerializer(entries, many=True).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={200: s.EntrySerializer})
@@ -233,7 +260,7 @@ class RoundViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         return Response(s.RoundSerializer(round_).data)
 
     @extend_schema(responses={200: s.TableOutSerializer(many=True)})
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def tables(self, request: Request, slug: str, number: str) -> Response:
         tables = round_tables(round_=self.get_object())
         return Response(s.TableOutSerializer(tables, many=True).data)
@@ -291,15 +318,52 @@ def record_result(game: Game, request: Request, reporting: bool = False) -> Game
 class StandingsView(TournamentScoped, APIView):
     """Standings with tie-breaks. Cheap to poll: answers 304 to a matching ETag."""
 
+    # (tournament pk, content stamp) -> the JSON body, per process: after a result,
+    # every poller fetches the standings once; they are rendered once, not per poll.
+    _rendered: dict[tuple[int, str], bytes] = {}
+    # slug -> (database snapshot, tournament), per process: while nobody writes, a poll
+    # costs one query that reads no table (see standings_stamps).
+    _loaded: dict[str, tuple[str, Tournament]] = {}
+    _snapshot: str | None = None
+
+    def tournament(self) -> Tournament:
+        cached = getattr(self, "_tournament", None)
+        if cached is not None:
+            return cached
+        self._snapshot = database_snapshot()
+        slug = self.kwargs["slug"]
+        known = self._loaded.get(slug)
+        if self._snapshot is not None and known is not None and known[0] == self._snapshot:
+            # Unchanged since loaded; who may see it is still checked for every caller.
+            if not can_view(self.request.user, known[1]):
+                raise Http404("no such tournament")
+            self._tournament = known[1]
+            return known[1]
+        tournament = super().tournament()
+        if self._snapshot is not None:
+            if len(self._loaded) > 1000:
+                self._loaded.clear()
+            self._loaded[slug] = (self._snapshot, tournament)
+        return tournament
+
     @extend_schema(responses={200: OpenApiResponse(description="standings rows with tie-breaks")})
-    def get(self, request: Request, slug: str) -> Response:
+    def get(self, request: Request, slug: str) -> HttpResponse:
         tournament = self.tournament()
-        stamp = standings_stamp(tournament)
+        stamp, content = standings_stamps(tournament, snapshot=self._snapshot)
         etag = quote_etag(stamp)
+        response: HttpResponse
         if request.headers.get("If-None-Match") == etag:
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
-            response = Response(tournament_standings(tournament=tournament).as_json())
+            key = (tournament.pk, content)
+            body = self._rendered.get(key)
+            if body is None:
+                standings = tournament_standings(tournament=tournament)
+                body = JSONRenderer().render(standings.as_json())
+                if len(self._rendered) > 64:
+                    self._rendered.clear()
+                self._rendered[key] = body
+            response = HttpResponse(body, content_type="application/json")
         response["ETag"] = etag
         response["Last-Modified"] = http_date(tournament.updated_at.timestamp())
         response["Cache-Control"] = "no-cache"

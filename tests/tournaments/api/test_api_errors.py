@@ -1,0 +1,143 @@
+"""Bad input gets a 4xx with a JSON body naming the field, never a 500 or an HTML page.
+
+Each case here was first found by the schema fuzzing (test_schema_fuzz.py)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from tests.factories import ClubFactory, UserFactory, tournament_with_players
+
+pytestmark = pytest.mark.django_db
+HUGE = 10**30
+
+
+@pytest.fixture
+def director() -> APIClient:
+    user = UserFactory(username="td")
+    club = ClubFactory(slug="kiel")
+    club.organisers.add(user)
+    tournament_with_players(4, club=club, slug="cup", name="Cup").directors.add(user)
+    api = APIClient(raise_request_exception=False)
+    api.force_authenticate(user)
+    return api
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/tournaments/k%C3%BC r\n/standings/",  # unicode, a space, a newline
+        "/api/v1/games/-2.5e-200/",  # not a whole number
+        "/api/v1/tournaments/a/b/entries/",  # a slash inside the slug
+    ],
+)
+@pytest.mark.parametrize("method", ["get", "post", "put"])
+def test_paths_nothing_matches_answer_a_json_404(path, method):
+    # A plain client: no CSRF exemption, so a POST must not meet the HTML 403 either.
+    response = getattr(Client(enforce_csrf_checks=True), method)(path)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"detail": "Not found."}
+
+
+def test_the_schema_and_the_slash_redirect_still_work():
+    assert Client().get("/api/v1/schema/").status_code == 200
+    assert Client().get("/api/v1/clubs").status_code == 301
+
+
+def test_deleting_a_club_with_tournaments_is_a_409_not_a_500(director):
+    response = director.delete("/api/v1/clubs/kiel/")
+    assert response.status_code == 409
+    assert "tournaments" in response.json()["detail"]
+
+
+def test_a_huge_rating_is_refused_naming_the_field(director):
+    response = director.post("/api/v1/tournaments/cup/entries/", {"name": "Zed", "rating": HUGE})
+    assert response.status_code == 400
+    assert "rating" in response.json()
+
+
+def test_a_huge_rating_in_a_pasted_list_is_refused_naming_the_field(director):
+    response = director.post("/api/v1/tournaments/cup/entries/paste/", {"players": f"Zed, {HUGE}"})
+    assert response.status_code == 400
+    assert response.json()["field"] == "players"
+
+
+@pytest.mark.parametrize("name", ["active_days", "min_games"])
+def test_huge_leaderboard_filters_are_refused_naming_the_parameter(name):
+    response = APIClient(raise_request_exception=False).get(f"/api/v1/ratings/?{name}={HUGE}")
+    assert response.status_code == 400
+    assert name in response.json()
+
+
+def test_a_nul_in_the_search_names_the_search_parameter():
+    response = APIClient().get("/api/v1/players/?search=%00")
+    assert response.status_code == 400
+    assert "search" in response.json()
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body", "status"),
+    [
+        ("text/plain", b"hello", 415),
+        ("application/json", b"{not json", 400),
+        ("application/json", b"", 400),
+        ("application/json", b"[1, 2]", 400),
+    ],
+)
+def test_bodies_that_are_no_json_object_get_a_json_4xx(director, content_type, body, status):
+    response = director.generic(
+        "POST", "/api/v1/tournaments/cup/entries/", body, content_type=content_type
+    )
+    assert response.status_code == status
+    assert isinstance(response.json(), dict) and response.json()
+
+
+def test_the_schema_documents_json_errors_for_every_operation():
+    schema = APIClient().get("/api/v1/schema/?format=json").json()
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            responses = operation["responses"]
+            assert "400" in responses, (method, path)
+            assert "application/json" in responses["400"]["content"], (method, path)
+            if method != "get":
+                assert {"403", "429"} <= set(responses), (method, path)
+            if "{" in path:
+                assert "404" in responses, (method, path)
+
+
+def test_list_actions_are_not_documented_as_paginated():
+    schema = APIClient().get("/api/v1/schema/?format=json").json()
+    paths = schema["paths"]
+    tables = paths["/api/v1/tournaments/{slug}/rounds/{number}/tables/"]["get"]
+    paste = paths["/api/v1/tournaments/{slug}/entries/paste/"]["post"]
+    assert tables["responses"]["200"]["content"]["application/json"]["schema"]["type"] == "array"
+    assert paste["responses"]["201"]["content"]["application/json"]["schema"]["type"] == "array"
+    assert not [p for p in tables.get("parameters", []) if p["in"] == "query"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_polled_standings_see_every_change_at_once_and_stay_hidden_when_unpublished():
+    """Outside a test transaction (so the per-process memo of the tournament and of its
+    stamp is active on PostgreSQL): a change shows at the next poll, and an unpublished
+    tournament loaded for its director is still hidden from anonymous pollers."""
+    director = UserFactory(username="td")
+    tournament = tournament_with_players(4, slug="cup", name="Cup")
+    tournament.directors.add(director)
+    url = "/api/v1/tournaments/cup/standings/"
+    anonymous = APIClient()
+    etag = anonymous.get(url)["ETag"]
+    assert anonymous.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    tournament_with_players(1, slug="other", name="Other")  # an unrelated write
+    assert anonymous.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    tournament.entries.filter(seed=4).update(status="withdrawn")
+    changed = anonymous.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    tournament.published = False
+    tournament.save()
+    mine = APIClient()
+    mine.force_authenticate(director)
+    assert mine.get(url).status_code == 200
+    assert anonymous.get(url).status_code == 404
