@@ -4,12 +4,18 @@ rating core's plain `Game`s (player ids as strings)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from games.models import Game as GameRecord
 from ratings.models import RatingPeriod
 from ratings.systems import Game
 from tournaments.models import Round, Seat, Tournament
+
+#: Periods read per pair of queries: bounds the size of the ``IN`` lists (SQLite limits
+#: the number of parameters of a statement).
+PERIODS_PER_QUERY = 400
 
 
 @dataclass(frozen=True)
@@ -26,6 +32,11 @@ def moving_order(first_position: int, direction: str, seats: int) -> list[int]:
     if direction == GameRecord.Direction.WIDDERSHINS:
         ring = [ring[0], *reversed(ring[1:])]
     return ring
+
+
+@lru_cache(maxsize=256)
+def _moving_order(first_position: int, direction: str, seats: int) -> tuple[int, ...]:
+    return tuple(moving_order(first_position, direction, seats))
 
 
 def period_for_round(round_: Round) -> RatingPeriod:
@@ -46,34 +57,74 @@ def period_for_evening(tournament: Tournament) -> RatingPeriod:
 
 def period_games(period: RatingPeriod) -> PeriodGames:
     """The period's games with a result, in a fixed order (round, table, game)."""
-    if period.round_id is not None:
-        rounds = Round.objects.filter(pk=period.round_id)
-    else:
-        rounds = Round.objects.filter(tournament_id=period.evening_id)
+    return periods_games([period])[0]
+
+
+def periods_games(periods: Sequence[RatingPeriod]) -> list[PeriodGames]:
+    """``period_games`` of many periods, read with a few queries per few hundred
+    periods rather than two per period."""
+    evenings = [p.evening_id for p in periods if p.round_id is None]
+    evening_rounds: dict[int, list[int]] = defaultdict(list)
+    if evenings:
+        for start in range(0, len(evenings), PERIODS_PER_QUERY):
+            for round_id, tournament_id in Round.objects.filter(
+                tournament_id__in=evenings[start : start + PERIODS_PER_QUERY]
+            ).values_list("id", "tournament_id"):
+                evening_rounds[tournament_id].append(round_id)
+    result = [PeriodGames([], []) for _ in periods]
+    for start in range(0, len(periods), PERIODS_PER_QUERY):
+        # Every round of a period is read in the same chunk, so the order of the rows
+        # (round number, table, game) is the order within each period.
+        owners: dict[int, list[PeriodGames]] = defaultdict(list)
+        for index in range(start, min(start + PERIODS_PER_QUERY, len(periods))):
+            period = periods[index]
+            if period.round_id is not None:
+                rounds = [period.round_id]
+            else:
+                rounds = evening_rounds.get(period.evening_id or 0, [])
+            for round_id in rounds:
+                owners[round_id].append(result[index])
+        _read_games(owners)
+    return result
+
+
+def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
+    if not owners:
+        return
+    round_ids = sorted(owners)
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     for table_id, position, player_id in Seat.objects.filter(
-        round__in=rounds, table__is_bye=False
+        round_id__in=round_ids, table__is_bye=False
     ).values_list("table_id", "position", "entry__player_id"):
         seats[table_id][position] = player_id
+    # Each table's players as strings, by position, built once for all its games.
+    names: dict[int, dict[int, str]] = {}
     records = (
-        GameRecord.objects.filter(table__round__in=rounds)
+        GameRecord.objects.filter(table__round_id__in=round_ids)
         .exclude(status=GameRecord.Status.PENDING)
         .filter(confirmed=True)
         .order_by("table__round__number", "table__number", "number")
         .values_list(
-            "id", "table_id", "first_position", "direction", "out_1", "out_2", "out_3", "out_4"
+            "id",
+            "table__round_id",
+            "table_id",
+            "first_position",
+            "direction",
+            "out_1",
+            "out_2",
+            "out_3",
+            "out_4",
         )
     )
-    games: list[Game] = []
-    ids: list[int] = []
-    for game_id, table_id, first, direction, *outs in records:
-        table = seats[table_id]
-        order = moving_order(first, direction, len(table))
-        games.append(
-            Game(
-                seats=tuple(str(table[p]) for p in order),
-                out=tuple(int(outs[p - 1] or 0) for p in order),
-            )
+    for game_id, round_id, table_id, first, direction, *outs in records.iterator(chunk_size=20_000):
+        table = names.get(table_id)
+        if table is None:
+            table = names[table_id] = {p: str(pid) for p, pid in seats[table_id].items()}
+        order = _moving_order(first, direction, len(table))
+        game = Game(
+            seats=tuple(table[p] for p in order),
+            out=tuple(int(outs[p - 1] or 0) for p in order),
         )
-        ids.append(game_id)
-    return PeriodGames(games, ids)
+        for owner in owners[round_id]:
+            owner.games.append(game)
+            owner.records.append(game_id)

@@ -1,22 +1,43 @@
 """Rating periods into the database: one transaction per job, the ledger row of each
 system locked, so a job killed halfway leaves nothing behind and a rerun (acks late)
-gives the same numbers; a period that is already rated is not rated twice."""
+gives the same numbers; a period that is already rated is not rated twice.
+
+A job reads all its periods' games with a few large queries, keeps the players' states
+in memory from one period to the next (the state a period leaves is exactly the one the
+next period would read back), streams the history rows out in large batches (COPY on
+PostgreSQL, ``bulk_create`` elsewhere) and writes each player's current rating once at
+the end. ``docs/benchmarks-ratings-recompute.md`` has the figures.
+"""
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, models, transaction
+from django.db.models import OuterRef, Subquery, Sum
 from django.utils import timezone
 
 from ratings.models import GameRating, PeriodRating, PlayerRating, RatingLedger, RatingPeriod
-from ratings.periods import period_games
+from ratings.periods import periods_games
 from ratings.replay import rate_one_period
 from ratings.systems import SYSTEM_NAMES, make_system
 
 logger = logging.getLogger("ratings")
+
+#: Ids per ``IN (...)`` list (SQLite limits the parameters of one statement).
+IDS_PER_QUERY = 500
+#: History rows kept in memory before they are written out.
+ROWS_PER_WRITE = 100_000
+#: Seconds spent in each part of the last job (for the benchmark).
+last_timings: dict[str, float] = {}
+
+
+def _chunks(items: Sequence[Any], size: int = IDS_PER_QUERY) -> list[Sequence[Any]]:
+    return [items[start : start + size] for start in range(0, len(items), size)]
 
 
 def _ledgers() -> dict[str, RatingLedger]:
@@ -26,86 +47,212 @@ def _ledgers() -> dict[str, RatingLedger]:
     return {row.system: row for row in RatingLedger.objects.select_for_update().order_by("system")}
 
 
-def _deviation(state: Any) -> float | None:
+def _deviation_of(default: Any) -> Callable[[Any], float | None]:
+    """``_deviation`` for the states of one system (they share the type of its
+    default state), without looking the attribute up on every call."""
     for name in ("rd", "sigma"):
-        if hasattr(state, name):
-            return float(getattr(state, name))
-    return None
+        if hasattr(default, name):
+            return lambda state, name=name: float(getattr(state, name))
+    return lambda state: None
+
+
+class _Rows:
+    """History rows of one model, written in large batches: COPY on PostgreSQL,
+    ``bulk_create`` elsewhere. Rows are tuples of ``columns`` (attribute names)."""
+
+    def __init__(
+        self, model: type[models.Model], columns: Sequence[str], json_columns: Sequence[str] = ()
+    ) -> None:
+        self.model = model
+        self.columns = tuple(columns)
+        self.json = [self.columns.index(name) for name in json_columns]
+        self.rows: list[tuple[Any, ...]] = []
+        self.append = self.rows.append
+
+    def flush(self) -> None:
+        if not self.rows:
+            return
+        if connection.vendor == "postgresql":
+            self._copy()
+        else:
+            model = self.model
+            columns = self.columns
+            model.objects.bulk_create(  # type: ignore[attr-defined]
+                [model(**dict(zip(columns, row, strict=True))) for row in self.rows]
+            )
+        self.rows.clear()
+
+    def _copy(self) -> None:
+        meta = self.model._meta
+        column = {field.attname: field.column for field in meta.concrete_fields}
+        names = ", ".join(f'"{column[name]}"' for name in self.columns)
+        rows = self.rows
+        if self.json:
+            dumps = json.dumps
+            positions = self.json
+
+            def encoded(row: tuple[Any, ...]) -> tuple[Any, ...]:
+                values = list(row)
+                for at in positions:
+                    values[at] = dumps(values[at])
+                return tuple(values)
+
+            rows = [encoded(row) for row in rows]
+        statement = f'COPY "{meta.db_table}" ({names}) FROM STDIN'
+        # The psycopg cursor under Django's wrapper: COPY is psycopg's own API.
+        with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
+            write = copy.write_row
+            for row in rows:
+                write(row)
+
+
+def _stored(player_ids: Sequence[int]) -> dict[str, list[tuple[int, int, Any, int]]]:
+    """PlayerRating rows of these players per system: (pk, player id, state, games)."""
+    found: dict[str, list[tuple[int, int, Any, int]]] = {name: [] for name in SYSTEM_NAMES}
+    for chunk in _chunks(player_ids):
+        for pk, player_id, system, state, games in PlayerRating.objects.filter(
+            player_id__in=chunk
+        ).values_list("pk", "player_id", "system", "state", "games"):
+            found.setdefault(system, []).append((pk, player_id, state, games))
+    return found
 
 
 def _rate(periods: Sequence[RatingPeriod], ledgers: dict[str, RatingLedger]) -> None:
-    loaded = [(period, period_games(period)) for period in periods]
+    clock = time.perf_counter()
+    timings: dict[str, float] = {}
+    loaded = periods_games(periods)
+    ids: dict[str, int] = {}
+    for source in loaded:
+        for game in source.games:
+            for pid in game.seats:
+                if pid not in ids:
+                    ids[pid] = int(pid)
+    stored = _stored(sorted(ids.values()))
+    timings["read"] = time.perf_counter() - clock
+    game_rows = _Rows(
+        GameRating, ("game_id", "period_id", "player_id", "system", "before", "after")
+    )
+    period_rows = _Rows(
+        PeriodRating,
+        (
+            "period_id",
+            "player_id",
+            "system",
+            "rating_before",
+            "rating_after",
+            "deviation_after",
+            "state_after",
+            "games",
+        ),
+        json_columns=("state_after",),
+    )
+    by_int = int
     for name in SYSTEM_NAMES:
+        clock = time.perf_counter()
         system = make_system(name, ledgers[name].params)
         default = system.default_state()
-        for period, source in loaded:
-            players = sorted({p for g in source.games for p in g.seats}, key=int)
-            current = {
-                str(r.player_id): r
-                for r in PlayerRating.objects.filter(system=name, player_id__in=players)
-            }
+        deviation = _deviation_of(default)
+        to_json = system.state_to_json
+        rows = {str(player_id): (pk, games) for pk, player_id, _, games in stored[name]}
+        # Each player's state as the next period would read it back from the database.
+        known = {
+            str(player_id): system.state_from_json(state)
+            for _, player_id, state, _ in stored[name]
+            if str(player_id) in ids
+        }
+        games_total = {pid: games for pid, (_, games) in rows.items()}
+        last: dict[str, tuple[Any, dict[str, Any], RatingPeriod]] = {}
+        add_game = game_rows.append
+        add_period = period_rows.append
+        for period, source in zip(periods, loaded, strict=True):
+            played: dict[str, int] = {}
+            for game in source.games:
+                for pid in game.seats:
+                    played[pid] = played.get(pid, 0) + 1
+            players = sorted(played, key=by_int)
             # Only the period's players are passed: a player's deviation grows over the
             # periods she plays in, not over every period of every club (docs/ratings.md).
-            states = {pid: system.state_from_json(row.state) for pid, row in current.items()}
+            states = {pid: known[pid] for pid in players if pid in known}
             rated = rate_one_period(system, states, source.games)
-            games_played: dict[str, int] = {}
-            for g in source.games:
-                for p in g.seats:
-                    games_played[p] = games_played.get(p, 0) + 1
-            GameRating.objects.bulk_create(
-                GameRating(
-                    game_id=source.records[change.index],
-                    period=period,
-                    player_id=int(pid),
-                    system=name,
-                    before=change.before[pid],
-                    after=change.after[pid],
-                )
-                for change in rated.games
-                for pid in sorted(change.after, key=int)
-            )
-            history: list[PeriodRating] = []
+            records = source.records
+            period_id = period.pk
+            for change in rated.games:
+                game_id = records[change.index]
+                before, after = change.before, change.after
+                for pid in sorted(after, key=by_int):
+                    add_game((game_id, period_id, ids[pid], name, before[pid], after[pid]))
+            after_states = rated.states
             for pid in players:
-                if pid not in rated.states or pid not in games_played:
+                state = after_states.get(pid)
+                if state is None:
                     continue
-                after = rated.states[pid]
-                before = states.get(pid, default)
-                history.append(
-                    PeriodRating(
-                        period=period,
-                        player_id=int(pid),
-                        system=name,
-                        rating_before=before.rating,
-                        rating_after=after.rating,
-                        deviation_after=_deviation(after),
-                        state_after=system.state_to_json(after),
-                        games=games_played[pid],
+                state_json = to_json(state)
+                add_period(
+                    (
+                        period_id,
+                        ids[pid],
+                        name,
+                        states.get(pid, default).rating,
+                        state.rating,
+                        deviation(state),
+                        state_json,
+                        played[pid],
                     )
                 )
-                row = current.get(pid)
-                fields = {
-                    "rating": after.rating,
-                    "deviation": _deviation(after),
-                    "state": system.state_to_json(after),
-                    "last_played": period.closed_at,
-                }
-                if row is None:
-                    PlayerRating.objects.create(
-                        player_id=int(pid), system=name, games=games_played[pid], **fields
-                    )
-                else:
-                    for key, value in fields.items():
-                        setattr(row, key, value)
-                    row.games += games_played[pid]
-                    row.save()
-            PeriodRating.objects.bulk_create(history)
+                known[pid] = state
+                games_total[pid] = games_total.get(pid, 0) + played[pid]
+                last[pid] = (state, state_json, period)
+            if len(game_rows.rows) >= ROWS_PER_WRITE:
+                game_rows.flush()
+            if len(period_rows.rows) >= ROWS_PER_WRITE:
+                period_rows.flush()
             if name == SYSTEM_NAMES[0]:
                 period.games = len(source.games)
                 period.skipped = [{"game": s.game, "reason": s.reason} for s in rated.skipped]
+        game_rows.flush()
+        period_rows.flush()
+        _player_ratings(name, last, rows, games_total, deviation)
+        timings[name] = time.perf_counter() - clock
+    clock = time.perf_counter()
     now = timezone.now()
     for period in periods:
         period.rated_at = now
-        period.save(update_fields=["rated_at", "games", "skipped"])
+    RatingPeriod.objects.bulk_update(periods, ["rated_at", "games", "skipped"], batch_size=200)
+    timings["periods"] = time.perf_counter() - clock
+    last_timings.clear()
+    last_timings.update(timings)
+
+
+def _player_ratings(
+    system: str,
+    last: dict[str, tuple[Any, dict[str, Any], RatingPeriod]],
+    rows: dict[str, tuple[int, int]],
+    games_total: dict[str, int],
+    deviation: Callable[[Any], float | None],
+) -> None:
+    """Each rated player's current rating, written once: new rows in the order they
+    were first rated, existing ones updated."""
+    new: list[PlayerRating] = []
+    changed: list[PlayerRating] = []
+    for pid, (state, state_json, period) in last.items():
+        row = PlayerRating(
+            player_id=int(pid),
+            system=system,
+            rating=state.rating,
+            deviation=deviation(state),
+            state=state_json,
+            games=games_total[pid],
+            last_played=period.closed_at,
+        )
+        if pid in rows:
+            row.pk = rows[pid][0]
+            changed.append(row)
+        else:
+            new.append(row)
+    PlayerRating.objects.bulk_create(new, batch_size=1000)
+    PlayerRating.objects.bulk_update(
+        changed, ["rating", "deviation", "state", "games", "last_played"], batch_size=500
+    )
 
 
 def _rewind(start: RatingPeriod) -> list[RatingPeriod]:
@@ -117,32 +264,71 @@ def _rewind(start: RatingPeriod) -> list[RatingPeriod]:
     )
     later.sort(key=lambda p: (p.closed_at, p.id))
     ids = [p.pk for p in later]
-    touched = set(PeriodRating.objects.filter(period_id__in=ids).values_list("player_id", "system"))
-    GameRating.objects.filter(period_id__in=ids).delete()
-    PeriodRating.objects.filter(period_id__in=ids).delete()
-    for player_id, system in sorted(touched):
-        last = (
-            PeriodRating.objects.filter(player_id=player_id, system=system)
-            .order_by("-period__closed_at", "-period_id")
-            .first()
+    touched: set[tuple[int, str]] = set()
+    for chunk in _chunks(ids):
+        touched.update(
+            PeriodRating.objects.filter(period_id__in=chunk)
+            .order_by()
+            .values_list("player_id", "system")
+            .distinct()
         )
-        if last is None:
-            PlayerRating.objects.filter(player_id=player_id, system=system).delete()
-            continue
-        games = sum(
-            PeriodRating.objects.filter(player_id=player_id, system=system).values_list(
-                "games", flat=True
-            )
-        )
-        PlayerRating.objects.filter(player_id=player_id, system=system).update(
-            rating=last.rating_after,
-            deviation=last.deviation_after,
-            state=last.state_after,
-            games=games,
-            last_played=last.period.closed_at,
-        )
+    for chunk in _chunks(ids):
+        GameRating.objects.filter(period_id__in=chunk).delete()
+        PeriodRating.objects.filter(period_id__in=chunk).delete()
+    if touched:
+        _restore(touched)
     RatingPeriod.objects.filter(pk__in=ids).update(rated_at=None)
     return later
+
+
+def _restore(touched: set[tuple[int, str]]) -> None:
+    """Each touched player's rating as her last remaining period left it (rows without
+    any remaining period are deleted)."""
+    latest = PeriodRating.objects.filter(
+        player_id=OuterRef("player_id"), system=OuterRef("system")
+    ).order_by("-period__closed_at", "-period_id")
+    players = sorted({player_id for player_id, _ in touched})
+    ratings: dict[tuple[int, str], tuple[int, int | None]] = {}
+    totals: dict[tuple[int, str], int] = {}
+    for chunk in _chunks(players):
+        for pk, player_id, system, last_id in (
+            PlayerRating.objects.filter(player_id__in=chunk)
+            .annotate(last_id=Subquery(latest.values("pk")[:1]))
+            .order_by()
+            .values_list("pk", "player_id", "system", "last_id")
+        ):
+            if (player_id, system) in touched:
+                ratings[(player_id, system)] = (pk, last_id)
+        for row in (
+            PeriodRating.objects.filter(player_id__in=chunk)
+            .order_by()
+            .values("player_id", "system")
+            .annotate(total=Sum("games"))
+        ):
+            totals[(row["player_id"], row["system"])] = row["total"]
+    gone = sorted(pk for pk, last_id in ratings.values() if last_id is None)
+    for chunk in _chunks(gone):
+        PlayerRating.objects.filter(pk__in=chunk).delete()
+    kept = {last_id: key for key, (_, last_id) in ratings.items() if last_id is not None}
+    restored: list[PlayerRating] = []
+    for chunk in _chunks(sorted(kept)):
+        for last_id, rating, deviation, state, closed_at in PeriodRating.objects.filter(
+            pk__in=chunk
+        ).values_list("pk", "rating_after", "deviation_after", "state_after", "period__closed_at"):
+            key = kept[last_id]
+            restored.append(
+                PlayerRating(
+                    pk=ratings[key][0],
+                    rating=rating,
+                    deviation=deviation,
+                    state=state,
+                    games=totals.get(key, 0),
+                    last_played=closed_at,
+                )
+            )
+    PlayerRating.objects.bulk_update(
+        restored, ["rating", "deviation", "state", "games", "last_played"], batch_size=500
+    )
 
 
 def period_rate(*, period: RatingPeriod) -> str:
@@ -171,6 +357,9 @@ def ratings_recompute(*, start: RatingPeriod | None = None) -> int:
             start = RatingPeriod.objects.order_by("closed_at", "id").first()
             if start is None:
                 return 0
+        clock = time.perf_counter()
         periods = _rewind(start)
+        rewound = time.perf_counter() - clock
         _rate(periods, ledgers)
+        last_timings["rewind"] = rewound
     return len(periods)

@@ -28,10 +28,15 @@ class Encounter:
     weight: float
 
 
+@lru_cache(maxsize=16)
+def _singles(count: int) -> tuple[tuple[int, ...], ...]:
+    return tuple((seat,) for seat in range(count))
+
+
 def sides(game: Game) -> tuple[tuple[int, ...], ...]:
     """Seat indexes of each side: one side per seat, or the teams as given."""
     if game.teams is None:
-        return tuple((seat,) for seat in range(len(game.seats)))
+        return _singles(len(game.seats))
     return game.teams
 
 
@@ -40,29 +45,32 @@ def game_problem(game: Game, target: int, team_target: int) -> str | None:
     seats = game.seats
     if len(seats) < 2:
         return "a game needs at least two seats"
-    if any(not player for player in seats):
+    if not all(seats):
         return "a seat has no player"
-    seen: set[str] = set()
-    for player in seats:
-        if player in seen:
-            return f"player {player!r} sits in two seats"
-        seen.add(player)
-    if game.out is None or len(game.out) == 0:
+    if len(set(seats)) != len(seats):
+        seen: set[str] = set()
+        for player in seats:
+            if player in seen:
+                return f"player {player!r} sits in two seats"
+            seen.add(player)
+    out = game.out
+    if out is None or len(out) == 0:
         return "the game has no result"
-    if len(game.out) != len(seats):
-        return f"the result has {len(game.out)} entries for {len(seats)} seats"
-    if any(pieces < 0 for pieces in game.out):
+    if len(out) != len(seats):
+        return f"the result has {len(out)} entries for {len(seats)} seats"
+    if min(out) < 0:
         return "pieces out cannot be negative"
-    if game.teams is not None:
-        flat = sorted(seat for team in game.teams for seat in team)
-        if flat != list(range(len(seats))):
-            return "teams must name every seat exactly once"
-        if len(game.teams) < 2 or any(len(team) == 0 for team in game.teams):
-            return "a team game needs at least two non-empty teams"
-    limit = target if game.teams is None else team_target
-    for side in sides(game):
-        if sum(game.out[seat] for seat in side) > limit:
-            return f"a side brought out more than {limit} pieces"
+    if game.teams is None:
+        # One side per seat: the check below, without building the sides.
+        return f"a side brought out more than {target} pieces" if max(out) > target else None
+    flat = sorted(seat for team in game.teams for seat in team)
+    if flat != list(range(len(seats))):
+        return "teams must name every seat exactly once"
+    if len(game.teams) < 2 or any(len(team) == 0 for team in game.teams):
+        return "a team game needs at least two non-empty teams"
+    for side in game.teams:
+        if sum(out[seat] for seat in side) > team_target:
+            return f"a side brought out more than {team_target} pieces"
     return None
 
 
@@ -80,10 +88,17 @@ def side_out(game: Game) -> list[int]:
 def side_scores(game: Game, target: int, team_target: int) -> list[float]:
     """The book's dropped score per side (zero-sum over the game)."""
     assert game.out is not None
-    per_seat = dropped_scores(
-        list(game.out), target=_target(game, target, team_target), teams=game.teams
-    )
-    return [per_seat[side[0]] for side in sides(game)]
+    teams = None if game.teams is None else tuple(tuple(team) for team in game.teams)
+    return list(_side_scores(tuple(game.out), teams, _target(game, target, team_target)))
+
+
+@lru_cache(maxsize=4096)
+def _side_scores(
+    out: tuple[int, ...], teams: tuple[tuple[int, ...], ...] | None, target: int
+) -> tuple[float, ...]:
+    per_seat = dropped_scores(list(out), target=target, teams=teams)
+    game = Game(tuple(str(seat) for seat in range(len(out))), out, teams)
+    return tuple(per_seat[side[0]] for side in sides(game))
 
 
 @lru_cache(maxsize=1024)
@@ -112,6 +127,23 @@ def encounters(
     In team games each opponent counts 1/size of her team, so a team game weighs for
     each player as one encounter per opposing team, like an individual game.
     """
+    assert game.out is not None
+    teams = None if game.teams is None else tuple(tuple(team) for team in game.teams)
+    return list(_encounters(len(game.seats), tuple(game.out), teams, target, team_target, mapping))
+
+
+@lru_cache(maxsize=4096)
+def _encounters(
+    count: int,
+    out: tuple[int, ...],
+    teams: tuple[tuple[int, ...], ...] | None,
+    target: int,
+    team_target: int,
+    mapping: str,
+) -> tuple[Encounter, ...]:
+    """``encounters`` depends only on the table's shape and result, of which a replay
+    sees a few dozen: computed once for each (cached)."""
+    game = Game(tuple(str(seat) for seat in range(count)), out, teams)
     all_sides = sides(game)
     outs = side_out(game)
     goal = _target(game, target, team_target)
@@ -127,7 +159,7 @@ def encounters(
             if mapping == "result":
                 share = result_only(share)
             result.append(Encounter(seat, opponent, share, 1.0 / len(all_sides[other])))
-    return result
+    return tuple(result)
 
 
 def side_mean(

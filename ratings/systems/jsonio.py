@@ -56,5 +56,25 @@ def replace_from_json(base: D, data: Mapping[str, Any], what: str) -> D:
 
 def to_json(value: Any) -> dict[str, Any]:
     """A flat dataclass as a JSON object with sorted keys."""
-    plain = dataclasses.asdict(value)
-    return {key: plain[key] for key in sorted(plain)}
+    names = _sorted_names.get(type(value))
+    if names is None:
+        names = _sorted_names[type(value)] = _flat_names(value)
+    if not names:
+        plain = dataclasses.asdict(value)
+        return {key: plain[key] for key in sorted(plain)}
+    # The fields are plain scalars: what ``asdict`` would copy, read directly (it is
+    # called for every player of every rated period).
+    return {name: getattr(value, name) for name in names}
+
+
+_sorted_names: dict[type, tuple[str, ...]] = {}
+
+
+def _flat_names(value: Any) -> tuple[str, ...]:
+    """The sorted field names when every field holds a bool, int, float or str, else
+    an empty tuple (then ``asdict`` does the work)."""
+    names = sorted(field.name for field in dataclasses.fields(value))
+    scalar = (bool, int, float, str)
+    if all(type(getattr(value, name)) in scalar for name in names):
+        return tuple(names)
+    return ()

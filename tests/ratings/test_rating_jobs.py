@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from django.db.models import Q
 from django.urls import reverse
 
 from games.models import Game
@@ -122,3 +123,167 @@ def test_leaderboard_and_player_pages(client, django_capture_on_commit_callbacks
     page = client.get(reverse("ratings:player", args=[top.player_id]) + "?system=elo")
     assert page.status_code == 200 and b"<polyline" in page.content
     assert client.get(reverse("ratings:leaderboard") + "?system=nope").status_code == 404
+
+
+# --- The batched jobs against a straightforward reference -----------------------------
+# The jobs read all periods at once, keep states in memory and write history in large
+# batches; this reference rates period by period through the database, as the first
+# version of the jobs did, and both must write exactly the same rows.
+
+
+def _reference_rewind(start: RatingPeriod) -> list[RatingPeriod]:
+    later = list(
+        RatingPeriod.objects.filter(closed_at__gt=start.closed_at)
+        | RatingPeriod.objects.filter(closed_at=start.closed_at, id__gte=start.id)
+    )
+    later.sort(key=lambda p: (p.closed_at, p.id))
+    ids = [p.pk for p in later]
+    touched = set(PeriodRating.objects.filter(period_id__in=ids).values_list("player_id", "system"))
+    GameRating.objects.filter(period_id__in=ids).delete()
+    PeriodRating.objects.filter(period_id__in=ids).delete()
+    for player_id, system in sorted(touched):
+        rows = PeriodRating.objects.filter(player_id=player_id, system=system)
+        last = rows.order_by("-period__closed_at", "-period_id").first()
+        if last is None:
+            PlayerRating.objects.filter(player_id=player_id, system=system).delete()
+            continue
+        PlayerRating.objects.filter(player_id=player_id, system=system).update(
+            rating=last.rating_after,
+            deviation=last.deviation_after,
+            state=last.state_after,
+            games=sum(rows.values_list("games", flat=True)),
+            last_played=last.period.closed_at,
+        )
+    RatingPeriod.objects.filter(pk__in=ids).update(rated_at=None)
+    return later
+
+
+def _reference_rate(periods: list[RatingPeriod]) -> None:
+    from ratings.models import RatingLedger
+    from ratings.periods import period_games
+    from ratings.replay import rate_one_period
+    from ratings.systems import SYSTEM_NAMES, make_system
+
+    def deviation(state):
+        for name in ("rd", "sigma"):
+            if hasattr(state, name):
+                return float(getattr(state, name))
+        return None
+
+    loaded = [(period, period_games(period)) for period in periods]
+    for name in SYSTEM_NAMES:
+        system = make_system(name, RatingLedger.objects.get(system=name).params)
+        default = system.default_state()
+        for period, source in loaded:
+            players = sorted({p for g in source.games for p in g.seats}, key=int)
+            current = {
+                str(r.player_id): r
+                for r in PlayerRating.objects.filter(system=name, player_id__in=players)
+            }
+            states = {pid: system.state_from_json(row.state) for pid, row in current.items()}
+            rated = rate_one_period(system, states, source.games)
+            played: dict[str, int] = {}
+            for g in source.games:
+                for p in g.seats:
+                    played[p] = played.get(p, 0) + 1
+            GameRating.objects.bulk_create(
+                GameRating(
+                    game_id=source.records[change.index],
+                    period=period,
+                    player_id=int(pid),
+                    system=name,
+                    before=change.before[pid],
+                    after=change.after[pid],
+                )
+                for change in rated.games
+                for pid in sorted(change.after, key=int)
+            )
+            for pid in players:
+                if pid not in rated.states:
+                    continue
+                after = rated.states[pid]
+                PeriodRating.objects.create(
+                    period=period,
+                    player_id=int(pid),
+                    system=name,
+                    rating_before=states.get(pid, default).rating,
+                    rating_after=after.rating,
+                    deviation_after=deviation(after),
+                    state_after=system.state_to_json(after),
+                    games=played[pid],
+                )
+                row = current.get(pid) or PlayerRating(player_id=int(pid), system=name, games=0)
+                row.rating = after.rating
+                row.deviation = deviation(after)
+                row.state = system.state_to_json(after)
+                row.last_played = period.closed_at
+                row.games += played[pid]
+                row.save()
+            if name == SYSTEM_NAMES[0]:
+                period.games = len(source.games)
+                period.skipped = [{"game": s.game, "reason": s.reason} for s in rated.skipped]
+    for period in periods:
+        period.rated_at = period.closed_at
+        period.save(update_fields=["rated_at", "games", "skipped"])
+
+
+def everything() -> dict[str, list[tuple]]:
+    return {
+        "players": sorted(
+            PlayerRating.objects.values_list(
+                "player_id", "system", "rating", "deviation", "state", "games", "last_played"
+            )
+        ),
+        "periods": sorted(
+            PeriodRating.objects.values_list(
+                "period_id",
+                "player_id",
+                "system",
+                "rating_before",
+                "rating_after",
+                "deviation_after",
+                "state_after",
+                "games",
+            )
+        ),
+        "games": sorted(
+            GameRating.objects.values_list(
+                "game_id", "period_id", "player_id", "system", "before", "after"
+            )
+        ),
+        "rated": sorted(
+            RatingPeriod.objects.values_list("id", "games", "skipped", Q(rated_at__isnull=False))
+        ),
+    }
+
+
+def test_the_batched_jobs_write_what_the_reference_writes(django_capture_on_commit_callbacks):
+    from django.db import transaction
+
+    from tests.factories import EntryFactory, TournamentFactory
+
+    first = tournament_with_players(7)  # odd: a 3-player table every round
+    play(first, 3, django_capture_on_commit_callbacks)
+    second = TournamentFactory(club=first.club)
+    players = [entry.player for entry in first.entries.order_by("seed")][2:]
+    for seed, player in enumerate(players, start=1):
+        EntryFactory(tournament=second, player=player, seed=seed)
+    for seed in range(len(players) + 1, len(players) + 4):
+        EntryFactory(tournament=second, seed=seed)
+    play(second, 2, django_capture_on_commit_callbacks)
+    as_rated = everything()
+    assert len(as_rated["rated"]) == 5 and all(rated for *_, rated in as_rated["rated"])
+
+    assert ratings_recompute() == 5
+    full = everything()
+    with transaction.atomic():
+        _reference_rate(_reference_rewind(RatingPeriod.objects.order_by("closed_at", "id")[0]))
+    assert everything() == full == as_rated
+
+    # From the middle: the players of the earlier periods are restored, not reset.
+    start = period_for_round(first.rounds.get(number=3))
+    assert ratings_recompute(start=start) == 3
+    assert everything() == full
+    with transaction.atomic():
+        _reference_rate(_reference_rewind(start))
+    assert everything() == full

@@ -1,0 +1,307 @@
+"""Full recomputation of a large rating history, end to end through the database.
+
+Builds a synthetic history in a scratch database (SQLite in var/bench-recompute.sqlite3
+unless DATABASE_URL is set; `bench/ratings_recompute.sh` starts a private PostgreSQL):
+a pool of players who all play every round of a series of 9-round tournaments, at mixed
+2- and 3-player tables (2-player tables play 3 games, 3-player tables 2 games, starting
+seat and direction varying), every round closed and turned into a rating period.
+
+Then it times, in the same run:
+  (a) the bare rating maths: ``ratings.replay.iter_replay`` over the same periods for
+      each system, inputs prebuilt in memory;
+  (b) ``ratings.rate.ratings_recompute()``: reading the games, rating all three
+      systems and writing the history (GameRating, PeriodRating, PlayerRating) back,
+      in one transaction;
+and prints both, the time per system and the ratio (b) / (a). The players' final
+states from (b) are checked against (a): every player plays every period, so both
+must agree to the bit.
+
+    .venv/bin/python bench/ratings_recompute.py [--games 1000000] [--players 2000]
+    .venv/bin/python bench/ratings_recompute.py --games 100000 [--profile FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+ROUNDS_PER_TOURNAMENT = 9
+
+
+def _insert(model: Any, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """Insert rows (values for ``columns``, attribute names such as ``table_id``, ids
+    included): COPY on PostgreSQL, ``bulk_create`` elsewhere. Columns not named get
+    their model default."""
+    from django.db import connection
+    from django.utils import timezone
+
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create(
+            (model(**dict(zip(columns, row, strict=True))) for row in rows), batch_size=2000
+        )
+        return
+    from psycopg.types.json import Jsonb
+
+    extra: dict[str, Any] = {}
+    now = timezone.now()
+    for field in model._meta.concrete_fields:
+        if field.attname in columns or field.primary_key:
+            continue
+        if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+            extra[field.column] = now
+        elif field.has_default():
+            value = field.get_default()
+            extra[field.column] = Jsonb(value) if isinstance(value, dict | list) else value
+        elif not field.null:
+            raise ValueError(f"{model.__name__}.{field.name} needs a value")
+    names = [model._meta.get_field(c.removesuffix("_id")).column for c in columns]
+    names += list(extra)
+    fixed = tuple(extra.values())
+    table = model._meta.db_table
+    with connection.cursor() as cursor:
+        raw = cursor.cursor  # the psycopg cursor under Django's wrapper
+        with raw.copy(f'COPY "{table}" ({", ".join(names)}) FROM STDIN') as copy:
+            for row in rows:
+                copy.write_row((*row, *fixed))
+        if columns[0] == "id":
+            cursor.execute(
+                f"SELECT setval(pg_get_serial_sequence('\"{table}\"', 'id'), "
+                f'(SELECT max(id) FROM "{table}"))'
+            )
+
+
+def _next_id(model: Any) -> int:
+    from django.db.models import Max
+
+    return (model.objects.aggregate(m=Max("id"))["m"] or 0) + 1
+
+
+def build(args: argparse.Namespace) -> tuple[list[list[Any]], int]:
+    """The history in the database, and the same periods as in-memory ``Game`` lists."""
+    from django.utils import timezone
+
+    from games.models import Game as GameRecord
+    from ratings.models import RatingPeriod
+    from ratings.periods import moving_order
+    from ratings.systems import Game
+    from tournaments.models import Club, Entry, Player, Round, Seat, Table, Tournament
+
+    rng = random.Random(args.seed)
+    stamp = time.time_ns()
+    club = Club.objects.create(name=f"Bench {stamp}", slug=f"bench-{stamp}")
+    players = Player.objects.bulk_create(
+        Player(club=club, name=f"P{i}") for i in range(args.players)
+    )
+    player_ids = [p.pk for p in players]
+    start = timezone.now() - dt.timedelta(days=3650)
+    periods: list[list[Game]] = []
+    total = 0
+    table_id, seat_id, game_id = _next_id(Table), _next_id(Seat), _next_id(GameRecord)
+    number = 0
+    while total < args.games:
+        number += 1
+        tournament = Tournament.objects.create(
+            club=club,
+            name=f"Bench {number}",
+            slug=f"bench-{stamp}-{number}",
+            rounds_planned=ROUNDS_PER_TOURNAMENT,
+            status="finished",
+        )
+        entries = Entry.objects.bulk_create(
+            Entry(tournament=tournament, player_id=pid, seed=i + 1)
+            for i, pid in enumerate(player_ids)
+        )
+        rounds = Round.objects.bulk_create(
+            Round(
+                tournament=tournament,
+                number=r + 1,
+                status="closed",
+                closed_at=start + dt.timedelta(hours=len(periods) + r),
+            )
+            for r in range(ROUNDS_PER_TOURNAMENT)
+        )
+        tables: list[tuple[Any, ...]] = []
+        seats: list[tuple[Any, ...]] = []
+        records: list[tuple[Any, ...]] = []
+        for round_ in rounds:
+            if total >= args.games:
+                break
+            order = entries[:]
+            rng.shuffle(order)
+            # An even number of 3-player tables keeps the rest in pairs.
+            triples = 2 * rng.randint(len(order) // 24, len(order) // 12)
+            sizes = [3] * triples + [2] * ((len(order) - 3 * triples) // 2)
+            rng.shuffle(sizes)
+            games: list[Game] = []
+            at = 0
+            for t, size in enumerate(sizes, start=1):
+                group = order[at : at + size]
+                at += size
+                tables.append((table_id, round_.pk, t, f"b{stamp}-{table_id}"))
+                for position, entry in enumerate(group, start=1):
+                    seats.append((seat_id, table_id, round_.pk, entry.pk, position))
+                    seat_id += 1
+                for g in range(1, (3 if size == 2 else 2) + 1):
+                    first = 1 + (g - 1) % size
+                    direction = "clockwise" if g % 2 else "widdershins"
+                    out = [rng.randint(0, 2) for _ in range(size)]
+                    out[rng.randrange(size)] = 3
+                    padded = out + [None] * (4 - size)
+                    records.append((game_id, table_id, g, first, direction, "finished", *padded))
+                    turn = moving_order(first, direction, size)
+                    games.append(
+                        Game(
+                            seats=tuple(str(group[p - 1].player_id) for p in turn),
+                            out=tuple(out[p - 1] for p in turn),
+                        )
+                    )
+                    game_id += 1
+                table_id += 1
+            periods.append(games)
+            total += len(games)
+        _insert(Table, ("id", "round_id", "number", "report_token"), tables)
+        _insert(Seat, ("id", "table_id", "round_id", "entry_id", "position"), seats)
+        _insert(
+            GameRecord,
+            (
+                "id",
+                "table_id",
+                "number",
+                "first_position",
+                "direction",
+                "status",
+                "out_1",
+                "out_2",
+                "out_3",
+                "out_4",
+            ),
+            records,
+        )
+        RatingPeriod.objects.bulk_create(
+            RatingPeriod(round=r, closed_at=r.closed_at)
+            for r in rounds
+            if Table.objects.filter(round=r).exists()
+        )
+        Round.objects.filter(tournament=tournament, tables__isnull=True).delete()
+    return periods, total
+
+
+def bare(periods: list[list[Any]]) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+    from ratings.models import RatingLedger
+    from ratings.replay import iter_replay
+    from ratings.systems import SYSTEM_NAMES, make_system
+
+    params = {row.system: row.params for row in RatingLedger.objects.all()}
+    times: dict[str, float] = {}
+    finals: dict[str, dict[str, Any]] = {}
+    for name in SYSTEM_NAMES:
+        system = make_system(name, params.get(name))
+        started = time.perf_counter()
+        states: dict[str, Any] = {}
+        for rated in iter_replay(system, {}, periods):
+            states = rated.states
+        times[name] = time.perf_counter() - started
+        finals[name] = {pid: system.state_to_json(s) for pid, s in states.items()}
+    return times, finals
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--players", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--profile", help="write a cProfile of (b) to this file")
+    parser.add_argument("--skip-bare", action="store_true", help="time (b) only")
+    args = parser.parse_args()
+    scratch = ROOT / "var" / "bench-recompute.sqlite3"
+    if not os.environ.get("DATABASE_URL"):
+        scratch.parent.mkdir(exist_ok=True)
+        scratch.unlink(missing_ok=True)
+        os.environ["DATABASE_URL"] = f"sqlite:///{scratch}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    import logging
+
+    from django.core.management import call_command
+    from django.db import connection, transaction
+
+    from ratings.models import GameRating, PeriodRating, PlayerRating, RatingPeriod
+    from ratings.rate import ratings_recompute
+
+    logging.getLogger("ratings").setLevel(logging.ERROR)
+    call_command("migrate", verbosity=0)
+    started = time.perf_counter()
+    with transaction.atomic():
+        periods, total = build(args)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+    three = sum(1 for games in periods for g in games if len(g.seats) == 3)
+    print(
+        f"built {total:,} games ({three:,} 3-player) in {len(periods)} periods, "
+        f"{args.players:,} players, in {time.perf_counter() - started:.1f} s "
+        f"on {connection.vendor}",
+        flush=True,
+    )
+    maths: dict[str, float] = {}
+    finals: dict[str, dict[str, Any]] = {}
+    if not args.skip_bare:
+        maths, finals = bare(periods)
+        for name, seconds in maths.items():
+            print(f"(a) bare maths {name}: {seconds:.1f} s ({total / seconds:,.0f} games/s)")
+        print(f"(a) bare maths, all systems: {sum(maths.values()):.1f} s", flush=True)
+    del periods
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+    started = time.perf_counter()
+    rated = ratings_recompute()
+    end_to_end = time.perf_counter() - started
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(args.profile)
+    assert rated == RatingPeriod.objects.count()
+    print(
+        f"(b) ratings_recompute(): {end_to_end:.1f} s ({total / end_to_end:,.0f} games/s), "
+        f"{rated} periods, {GameRating.objects.count():,} game and "
+        f"{PeriodRating.objects.count():,} period history rows"
+    )
+    timings = getattr(sys.modules["ratings.rate"], "last_timings", None)
+    if timings:
+        print("    " + ", ".join(f"{k} {v:.1f} s" for k, v in timings.items()))
+    if maths:
+        ratio = end_to_end / sum(maths.values())
+        print(f"ratio (b)/(a): {ratio:.2f} (target <= 3; absolute target 120 s)")
+        mismatched = 0
+        for name, states in finals.items():
+            stored = dict(
+                PlayerRating.objects.filter(system=name).values_list("player_id", "state")
+            )
+            for pid, state in states.items():
+                if json.dumps(stored.get(int(pid)), sort_keys=True) != json.dumps(
+                    state, sort_keys=True
+                ):
+                    mismatched += 1
+        print(f"final states identical to (a): {'yes' if mismatched == 0 else 'NO'}")
+        if mismatched:
+            sys.exit(f"{mismatched} player states differ between (a) and (b)")
+
+
+if __name__ == "__main__":
+    main()
