@@ -17,15 +17,7 @@ class TournamentForm(forms.ModelForm):
             "game",
             "kind",
             "date",
-            "rounds_planned",
-            "policy",
-            "games_per_turn_2",
-            "games_per_turn_3",
-            "factor_2",
-            "factor_3",
-            "target",
-            "bye_score",
-            "absence_score",
+            *Tournament.PLAY_SETTINGS,
             "published",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}

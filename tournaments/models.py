@@ -91,6 +91,20 @@ class Tournament(models.Model):
         RUNNING = "running", "running"
         FINISHED = "finished", "finished"
 
+    # How the tournament is played and scored: the settings forms, the API and the
+    # export document all carry.
+    PLAY_SETTINGS = (
+        "rounds_planned",
+        "policy",
+        "games_per_turn_2",
+        "games_per_turn_3",
+        "factor_2",
+        "factor_3",
+        "target",
+        "bye_score",
+        "absence_score",
+    )
+
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=160)
     slug = models.SlugField(max_length=160, unique=True)

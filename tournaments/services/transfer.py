@@ -22,18 +22,11 @@ VERSION = 1
 SETTINGS = [
     "name",
     "slug",
+    "game",
     "kind",
     "status",
     "published",
-    "rounds_planned",
-    "policy",
-    "games_per_turn_2",
-    "games_per_turn_3",
-    "factor_2",
-    "factor_3",
-    "target",
-    "bye_score",
-    "absence_score",
+    *Tournament.PLAY_SETTINGS,
     "tiebreaks",
 ]
 DECIMALS = {"factor_2", "factor_3", "bye_score", "absence_score"}
