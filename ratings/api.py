@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.schema import ApiSchema
-from tournaments.models import Player
+from tournaments.models import GAMES, Player
 
 from .models import SYSTEM_CHOICES, PlayerRating
 from .selectors import is_provisional, leaderboard, player_history
@@ -48,6 +48,16 @@ def _system(request: Request) -> str:
     return system
 
 
+GAME_NAMES = [key for key, _ in GAMES]
+
+
+def _game(request: Request) -> str:
+    game = request.query_params.get("game", "pentagame")
+    if game not in GAME_NAMES:
+        raise serializers.ValidationError({"game": [f"one of {', '.join(GAME_NAMES)}"]})
+    return game
+
+
 def _number(request: Request, name: str, default: int, maximum: int = 2**31 - 1) -> int:
     raw = request.query_params.get(name)
     if raw is None:
@@ -66,6 +76,7 @@ def _number(request: Request, name: str, default: int, maximum: int = 2**31 - 1)
 @extend_schema(
     parameters=[
         OpenApiParameter("system", str, enum=SYSTEMS),
+        OpenApiParameter("game", str, enum=GAME_NAMES),
         OpenApiParameter("club", str),
         OpenApiParameter("active_days", int, description="0 for all time; at most 36600"),
         OpenApiParameter("min_games", int),
@@ -89,6 +100,7 @@ class LeaderboardView(ListAPIView):
             club_id = get_object_or_404(Club, slug=club).pk
         return leaderboard(
             system=_system(request),
+            game=_game(request),
             club_id=club_id,
             active_days=_number(request, "active_days", 365, maximum=100 * 366) or None,
             min_games=_number(request, "min_games", 0),
@@ -113,5 +125,5 @@ class PlayerRatingHistoryView(APIView):
     def get(self, request: Request, player_id: int) -> Response:
         """A player's rating before and after every rated period."""
         player = get_object_or_404(Player, pk=player_id)
-        history = player_history(player_id=player.pk, system=_system(request))
+        history = player_history(player_id=player.pk, system=_system(request), game=_game(request))
         return Response(HistorySerializer(history, many=True).data)

@@ -61,6 +61,8 @@ class RatingPeriod(models.Model):
         on_delete=models.CASCADE,
         related_name="+",
     )
+    # The game of the family the period was played in: each game has its own ratings.
+    game = models.CharField(max_length=20, default="pentagame")
     closed_at = models.DateTimeField()
     rated_at = models.DateTimeField(null=True, blank=True)
     games = models.PositiveIntegerField(default=0)
@@ -88,6 +90,7 @@ class PlayerRating(models.Model):
     player = models.ForeignKey(
         "tournaments.Player", on_delete=models.CASCADE, related_name="ratings"
     )
+    game = models.CharField(max_length=20, default="pentagame")
     system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
     rating = models.FloatField()
     deviation = models.FloatField(null=True, blank=True)
@@ -98,7 +101,9 @@ class PlayerRating(models.Model):
     class Meta:
         ordering = ["-rating"]
         constraints = [
-            models.UniqueConstraint(fields=["player", "system"], name="rating_once_per_system")
+            models.UniqueConstraint(
+                fields=["player", "game", "system"], name="rating_once_per_game_and_system"
+            )
         ]
 
     def __str__(self) -> str:

@@ -41,7 +41,11 @@ def _moving_order(first_position: int, direction: str, seats: int) -> tuple[int,
 
 def period_for_round(round_: Round) -> RatingPeriod:
     period, _ = RatingPeriod.objects.get_or_create(
-        round=round_, defaults={"closed_at": round_.closed_at or round_.created_at}
+        round=round_,
+        defaults={
+            "closed_at": round_.closed_at or round_.created_at,
+            "game": round_.tournament.game,
+        },
     )
     return period
 
@@ -50,7 +54,7 @@ def period_for_evening(tournament: Tournament) -> RatingPeriod:
     last = tournament.rounds.order_by("-number").first()
     closed = (last.closed_at if last and last.closed_at else None) or tournament.updated_at
     period, _ = RatingPeriod.objects.get_or_create(
-        evening=tournament, defaults={"closed_at": closed}
+        evening=tournament, defaults={"closed_at": closed, "game": tournament.game}
     )
     return period
 
@@ -85,7 +89,27 @@ def periods_games(periods: Sequence[RatingPeriod]) -> list[PeriodGames]:
             for round_id in rounds:
                 owners[round_id].append(result[index])
         _read_games(owners)
+    for period, source in zip(periods, result, strict=True):
+        if period.game != "pentagame":
+            source.games[:] = [
+                Game(seats=g.seats, out=rating_out(period.game, g.out)) for g in source.games
+            ]
     return result
+
+
+def rating_out(game: str, out: tuple[int, ...] | None) -> tuple[int, ...] | None:
+    """Another game's result on the rating core's Pentagame scale (0..3 per seat): the
+    best result 3, the worst 0, places between spread evenly, a draw equal for all. The
+    ratings then read a win as a win and a draw as a draw (docs/ratings.md)."""
+    from games.rulesets import dense_ranks
+
+    if out is None:
+        return None
+    places = dense_ranks(out)
+    top = max(places)
+    if top == 0:
+        return tuple(0 for _ in out)
+    return tuple(round(3 * place / top) for place in places)
 
 
 def _read_games(owners: dict[int, list[PeriodGames]]) -> None:

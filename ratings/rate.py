@@ -106,20 +106,43 @@ class _Rows:
                 write(row)
 
 
-def _stored(player_ids: Sequence[int]) -> dict[str, list[tuple[int, int, Any, int]]]:
-    """PlayerRating rows of these players per system: (pk, player id, state, games)."""
+def _stored(player_ids: Sequence[int], game: str) -> dict[str, list[tuple[int, int, Any, int]]]:
+    """PlayerRating rows of these players in this game per system: (pk, player id,
+    state, games)."""
     found: dict[str, list[tuple[int, int, Any, int]]] = {name: [] for name in SYSTEM_NAMES}
     for chunk in _chunks(player_ids):
         for pk, player_id, system, state, games in PlayerRating.objects.filter(
-            player_id__in=chunk
+            player_id__in=chunk, game=game
         ).values_list("pk", "player_id", "system", "state", "games"):
             found.setdefault(system, []).append((pk, player_id, state, games))
     return found
 
 
 def _rate(periods: Sequence[RatingPeriod], ledgers: dict[str, RatingLedger]) -> None:
-    clock = time.perf_counter()
+    """Rate the periods in order; each game of the family is a chain of its own."""
+    by_game: dict[str, list[RatingPeriod]] = {}
+    for period in periods:
+        by_game.setdefault(period.game, []).append(period)
     timings: dict[str, float] = {}
+    for game, group in sorted(by_game.items()):
+        _rate_game(game, group, ledgers, timings)
+    clock = time.perf_counter()
+    now = timezone.now()
+    for period in periods:
+        period.rated_at = now
+    RatingPeriod.objects.bulk_update(periods, ["rated_at", "games", "skipped"], batch_size=200)
+    timings["periods"] = time.perf_counter() - clock
+    last_timings.clear()
+    last_timings.update(timings)
+
+
+def _rate_game(
+    game_name: str,
+    periods: Sequence[RatingPeriod],
+    ledgers: dict[str, RatingLedger],
+    timings: dict[str, float],
+) -> None:
+    clock = time.perf_counter()
     loaded = periods_games(periods)
     ids: dict[str, int] = {}
     for source in loaded:
@@ -127,8 +150,8 @@ def _rate(periods: Sequence[RatingPeriod], ledgers: dict[str, RatingLedger]) -> 
             for pid in game.seats:
                 if pid not in ids:
                     ids[pid] = int(pid)
-    stored = _stored(sorted(ids.values()))
-    timings["read"] = time.perf_counter() - clock
+    stored = _stored(sorted(ids.values()), game_name)
+    timings["read"] = timings.get("read", 0.0) + time.perf_counter() - clock
     game_rows = _Rows(
         GameRating, ("game_id", "period_id", "player_id", "system", "before", "after")
     )
@@ -211,19 +234,12 @@ def _rate(periods: Sequence[RatingPeriod], ledgers: dict[str, RatingLedger]) -> 
                 period.skipped = [{"game": s.game, "reason": s.reason} for s in rated.skipped]
         game_rows.flush()
         period_rows.flush()
-        _player_ratings(name, last, rows, games_total, deviation)
-        timings[name] = time.perf_counter() - clock
-    clock = time.perf_counter()
-    now = timezone.now()
-    for period in periods:
-        period.rated_at = now
-    RatingPeriod.objects.bulk_update(periods, ["rated_at", "games", "skipped"], batch_size=200)
-    timings["periods"] = time.perf_counter() - clock
-    last_timings.clear()
-    last_timings.update(timings)
+        _player_ratings(game_name, name, last, rows, games_total, deviation)
+        timings[name] = timings.get(name, 0.0) + time.perf_counter() - clock
 
 
 def _player_ratings(
+    game: str,
     system: str,
     last: dict[str, tuple[Any, dict[str, Any], RatingPeriod]],
     rows: dict[str, tuple[int, int]],
@@ -237,6 +253,7 @@ def _player_ratings(
     for pid, (state, state_json, period) in last.items():
         row = PlayerRating(
             player_id=int(pid),
+            game=game,
             system=system,
             rating=state.rating,
             deviation=deviation(state),
@@ -264,12 +281,12 @@ def _rewind(start: RatingPeriod) -> list[RatingPeriod]:
     )
     later.sort(key=lambda p: (p.closed_at, p.id))
     ids = [p.pk for p in later]
-    touched: set[tuple[int, str]] = set()
+    touched: set[tuple[int, str, str]] = set()
     for chunk in _chunks(ids):
         touched.update(
             PeriodRating.objects.filter(period_id__in=chunk)
             .order_by()
-            .values_list("player_id", "system")
+            .values_list("player_id", "system", "period__game")
             .distinct()
         )
     for chunk in _chunks(ids):
@@ -281,31 +298,31 @@ def _rewind(start: RatingPeriod) -> list[RatingPeriod]:
     return later
 
 
-def _restore(touched: set[tuple[int, str]]) -> None:
-    """Each touched player's rating as her last remaining period left it (rows without
-    any remaining period are deleted)."""
+def _restore(touched: set[tuple[int, str, str]]) -> None:
+    """Each touched player's rating as her last remaining period of that game left it
+    (rows without any remaining period are deleted)."""
     latest = PeriodRating.objects.filter(
-        player_id=OuterRef("player_id"), system=OuterRef("system")
+        player_id=OuterRef("player_id"), system=OuterRef("system"), period__game=OuterRef("game")
     ).order_by("-period__closed_at", "-period_id")
-    players = sorted({player_id for player_id, _ in touched})
-    ratings: dict[tuple[int, str], tuple[int, int | None]] = {}
-    totals: dict[tuple[int, str], int] = {}
+    players = sorted({player_id for player_id, _, _ in touched})
+    ratings: dict[tuple[int, str, str], tuple[int, int | None]] = {}
+    totals: dict[tuple[int, str, str], int] = {}
     for chunk in _chunks(players):
-        for pk, player_id, system, last_id in (
+        for pk, player_id, system, game, last_id in (
             PlayerRating.objects.filter(player_id__in=chunk)
             .annotate(last_id=Subquery(latest.values("pk")[:1]))
             .order_by()
-            .values_list("pk", "player_id", "system", "last_id")
+            .values_list("pk", "player_id", "system", "game", "last_id")
         ):
-            if (player_id, system) in touched:
-                ratings[(player_id, system)] = (pk, last_id)
+            if (player_id, system, game) in touched:
+                ratings[(player_id, system, game)] = (pk, last_id)
         for row in (
             PeriodRating.objects.filter(player_id__in=chunk)
             .order_by()
-            .values("player_id", "system")
+            .values("player_id", "system", "period__game")
             .annotate(total=Sum("games"))
         ):
-            totals[(row["player_id"], row["system"])] = row["total"]
+            totals[(row["player_id"], row["system"], row["period__game"])] = row["total"]
     gone = sorted(pk for pk, last_id in ratings.values() if last_id is None)
     for chunk in _chunks(gone):
         PlayerRating.objects.filter(pk__in=chunk).delete()

@@ -24,11 +24,16 @@ def is_provisional(rating: PlayerRating) -> bool:
 
 
 def leaderboard(
-    *, system: str, club_id: int | None = None, active_days: int | None = 365, min_games: int = 0
+    *,
+    system: str,
+    game: str = "pentagame",
+    club_id: int | None = None,
+    active_days: int | None = 365,
+    min_games: int = 0,
 ) -> QuerySet[PlayerRating]:
-    rows = PlayerRating.objects.filter(system=system, games__gte=min_games).select_related(
-        "player__club"
-    )
+    rows = PlayerRating.objects.filter(
+        system=system, game=game, games__gte=min_games
+    ).select_related("player__club")
     if club_id is not None:
         rows = rows.filter(player__club_id=club_id)
     if active_days:
@@ -49,9 +54,9 @@ class HistoryPoint:
         return self.after - self.before
 
 
-def player_history(*, player_id: int, system: str) -> list[HistoryPoint]:
+def player_history(*, player_id: int, system: str, game: str = "pentagame") -> list[HistoryPoint]:
     rows = (
-        PeriodRating.objects.filter(player_id=player_id, system=system)
+        PeriodRating.objects.filter(player_id=player_id, system=system, period__game=game)
         .select_related("period__round__tournament", "period__evening")
         .order_by("period__closed_at", "period_id")
     )
@@ -74,9 +79,11 @@ def player_history(*, player_id: int, system: str) -> list[HistoryPoint]:
     return points
 
 
-def player_game_changes(*, player_id: int, system: str, limit: int = 50) -> QuerySet[GameRating]:
+def player_game_changes(
+    *, player_id: int, system: str, game: str = "pentagame", limit: int = 50
+) -> QuerySet[GameRating]:
     return (
-        GameRating.objects.filter(player_id=player_id, system=system)
+        GameRating.objects.filter(player_id=player_id, system=system, period__game=game)
         .select_related("game__table__round__tournament")
         .order_by("-period__closed_at", "-game_id")[:limit]
     )
@@ -96,7 +103,9 @@ def chart_points(history: list[HistoryPoint], width: int = 640, height: int = 20
     )
 
 
-def win_chances(*, tables: Sequence[Sequence[int]], system: str = "openskill") -> list[list[float]]:
+def win_chances(
+    *, tables: Sequence[Sequence[int]], game: str = "pentagame", system: str = "openskill"
+) -> list[list[float]]:
     """Each seat's chance to finish first at each table (player ids in seat order), from
     one query for all tables: OpenSkill's Plackett-Luce probabilities by default, shown
     before the games are played."""
@@ -106,7 +115,7 @@ def win_chances(*, tables: Sequence[Sequence[int]], system: str = "openskill") -
     wanted = {p for table in tables for p in table}
     states = {
         str(row.player_id): rater.state_from_json(row.state)
-        for row in PlayerRating.objects.filter(system=system, player_id__in=wanted)
+        for row in PlayerRating.objects.filter(system=system, game=game, player_id__in=wanted)
     }
     return [
         list(rater.win_probabilities(states, Game(seats=tuple(map(str, table)), out=None)))

@@ -5,6 +5,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
+from tournaments.models import GAMES as GAME_CHOICES
 from tournaments.models import Club, Player
 
 from .models import SYSTEM_CHOICES, RatingJob
@@ -27,6 +28,16 @@ def _system(request: HttpRequest, default: str = "glicko2") -> str:
     return system
 
 
+GAMES = dict(GAME_CHOICES)
+
+
+def _game(request: HttpRequest) -> str:
+    game = request.GET.get("game", "pentagame")
+    if game not in GAMES:
+        raise Http404("unknown game")
+    return game
+
+
 def _int(request: HttpRequest, name: str, default: int) -> int:
     try:
         return max(0, int(request.GET.get(name, default)))
@@ -40,8 +51,10 @@ def leaderboard_view(request: HttpRequest, club_slug: str | None = None) -> Http
     system = _system(request, club.rating_system if club else "glicko2")
     active_days = _int(request, "active_days", 365)
     min_games = _int(request, "min_games", 0)
+    game = _game(request)
     rows = leaderboard(
         system=system,
+        game=game,
         club_id=club.pk if club else None,
         active_days=active_days or None,
         min_games=min_games,
@@ -53,6 +66,8 @@ def leaderboard_view(request: HttpRequest, club_slug: str | None = None) -> Http
             "club": club,
             "system": system,
             "systems": SYSTEMS,
+            "game": game,
+            "games": GAMES,
             "rows": [(r, is_provisional(r)) for r in rows[:500]],
             "active_days": active_days,
             "min_games": min_games,
@@ -65,8 +80,9 @@ def leaderboard_view(request: HttpRequest, club_slug: str | None = None) -> Http
 def player_view(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
     system = _system(request, player.club.rating_system if player.club else "glicko2")
-    history = player_history(player_id=player.pk, system=system)
-    current = player.ratings.filter(system=system).first()
+    game = _game(request)
+    history = player_history(player_id=player.pk, system=system, game=game)
+    current = player.ratings.filter(system=system, game=game).first()
     return render(
         request,
         "ratings/player.html",
@@ -78,7 +94,9 @@ def player_view(request: HttpRequest, player_id: int) -> HttpResponse:
             "provisional": is_provisional(current) if current else True,
             "history": history,
             "points": chart_points(history),
-            "changes": player_game_changes(player_id=player.pk, system=system),
+            "changes": player_game_changes(player_id=player.pk, system=system, game=game),
+            "game": game,
+            "games": GAMES,
         },
     )
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 from ratings.models import SYSTEM_CHOICES
 from ratings.selectors import chart_points, is_provisional, player_history
 
-from .models import Entry, Player, Tournament
+from .models import GAMES, Entry, Player, Tournament
 from .selectors.players import Record, head_to_head, player_shared_games
 from .selectors.standings import StandingRow, tournament_standings
 
@@ -63,9 +63,13 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     records = [NamedRecord(names.get(r.opponent, "?"), r) for r in head_to_head(player.pk, games)]
 
     ratings: list[dict[str, Any]] = []
-    current = {r.system: r for r in player.ratings.all()}
+    # Each game of the family has its own ratings; the page shows one game at a time.
+    game = request.GET.get("game", "pentagame")
+    if game not in dict(GAMES):
+        game = "pentagame"
+    current = {r.system: r for r in player.ratings.filter(game=game)}
     for system, label in SYSTEM_CHOICES:
-        history = player_history(player_id=player.pk, system=system)
+        history = player_history(player_id=player.pk, system=system, game=game)
         rating = current.get(system)
         if rating is None and not history:
             continue
@@ -91,5 +95,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
             "records": records,
             "games_played": len(games),
             "ratings": ratings,
+            "game": game,
+            "games": GAMES,
         },
     )

@@ -287,3 +287,25 @@ def test_the_batched_jobs_write_what_the_reference_writes(django_capture_on_comm
     with transaction.atomic():
         _reference_rate(_reference_rewind(start))
     assert everything() == full
+
+
+def test_each_game_of_the_family_has_its_own_ratings(django_capture_on_commit_callbacks):
+    from ratings.selectors import leaderboard
+
+    pentagame = tournament_with_players(4)
+    play(pentagame, 1, django_capture_on_commit_callbacks)
+    pantarei = tournament_with_players(2, game="pantarei", policy="pairs+bye", games_per_turn_2=1)
+    round_ = round_pair_next(tournament=pantarei)
+    round_publish(round=round_)
+    game = Game.objects.get(table__round=round_)
+    winner = game.table.seats.get(position=1).entry.player_id
+    game_record_out(game=game, out=[1, 0])
+    with django_capture_on_commit_callbacks(execute=True):
+        round_close(round=round_)
+    rows = PlayerRating.objects.filter(game="pantarei", system="elo")
+    assert rows.count() == 2
+    # A Pantarei win is a full win on the rating scale: the winner gains what the loser loses.
+    gain = {r.player_id: r.rating - 1500 for r in rows}
+    assert gain[winner] > 0 and sum(gain.values()) == pytest.approx(0)
+    assert {r.player_id for r in leaderboard(system="elo", game="pantarei")} == set(gain)
+    assert not set(gain) & {r.player_id for r in leaderboard(system="elo")}
