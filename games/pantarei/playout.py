@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.engine_common.playout import random_moves
+
 from .notation import format_move
 from .rules import apply_move, initial_state, legal_moves, random_setup
 
@@ -16,12 +18,5 @@ def random_record(seed: int = 0, max_plies: int = 400) -> dict[str, Any]:
     setup = random_setup(rng)
     first = rng.choice(("white", "black"))
     state = initial_state(setup, first[0].upper())
-    moves: list[str] = []
-    while len(moves) < max_plies:
-        legal = legal_moves(state)
-        if not legal:
-            break
-        move = rng.choice(legal)
-        state = apply_move(state, move)
-        moves.append(format_move(move))
+    moves = random_moves(state, legal_moves, apply_move, format_move, rng, max_plies)
     return {"players": 2, "setup": setup, "first": first, "moves": moves}

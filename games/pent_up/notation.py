@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
+from games.engine_common.notation import move_text
+
 from .errors import NotationError
 from .pieces import PIECES
 
@@ -38,11 +40,7 @@ def format_move(move: Move) -> str:
 
 def parse_move(text: object) -> Move:
     """Read one move; raises NotationError with a reason."""
-    if not isinstance(text, str):
-        raise NotationError("a move must be a string")
-    s = "".join(text.split())
-    if not s:
-        raise NotationError("the move is empty")
+    s = move_text(text, NotationError)
     m = _MOVE_RE.fullmatch(s)
     if m is None:
         raise NotationError(

@@ -1,64 +1,31 @@
-"""Command line: `python -m games.pentacosmos replay|moves FILE` (`-` reads stdin).
-
-replay: prints {"ok", "plies", "finished", "to_move", "out", "error"}; exit 0 when the
-record is legal, 1 when it is not, 2 when the input is not a record.
-moves: prints {"to_move", "moves"} after the record (exit 1 if the record is illegal).
-"""
+"""Command line: `python -m games.pentacosmos replay|moves FILE` (`-` reads stdin); what
+it prints and its exit codes: games/engine_common/cli.py."""
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-from typing import Any
+
+from games.engine_common import cli
 
 from .errors import PentaCosmosError
 from .notation import format_move
-from .replay import replay
+from .replay import ReplayResult, replay
 from .rules import Game
 
 
-def _read(path: str) -> Any:
-    if path == "-":
-        return json.loads(sys.stdin.read())
-    with open(path, encoding="utf-8") as fh:
-        return json.loads(fh.read())
-
-
-def _print(obj: object) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+def _moves(res: ReplayResult) -> list[str]:
+    return [format_move(m) for m in Game.from_state(res.state).legal_moves()]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.pentacosmos")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p_replay = sub.add_parser("replay", help="validate a record and print its result")
-    p_replay.add_argument("file")
-    p_replay.add_argument("--details", action="store_true", help="also print gems, winners")
-    p_moves = sub.add_parser("moves", help="list the legal moves after a record")
-    p_moves.add_argument("file")
-    args = parser.parse_args(argv)
-    try:
-        data = _read(args.file)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        _print(
-            {"ok": False, "error": {"ply": None, "move": None, "reason": f"not a record: {exc}"}}
-        )
-        return 2
-    try:
-        res = replay(data)
-    except PentaCosmosError as exc:
-        _print({"ok": False, "error": {"ply": None, "move": None, "reason": exc.reason}})
-        return 2
-    if args.command == "replay":
-        _print(res.to_dict(details=args.details))
-        return 0 if res.ok else 1
-    if not res.ok:
-        _print(res.to_dict())
-        return 1
-    moves = [format_move(m) for m in Game.from_state(res.state).legal_moves()]
-    _print({"to_move": res.to_move, "moves": moves})
-    return 0
+    return cli.main(
+        argv,
+        prog="python -m games.pentacosmos",
+        replay=replay,
+        moves=_moves,
+        record_error=PentaCosmosError,
+        details="also print gems, winners",
+    )
 
 
 if __name__ == "__main__":

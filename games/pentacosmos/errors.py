@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
+from games.engine_common.errors import EngineError
 
-class PentaCosmosError(ValueError):
+
+class PentaCosmosError(EngineError):
     """Base class: `reason` is a sentence for people, without the ply number."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 class NotationError(PentaCosmosError):

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
+from games.engine_common.notation import move_text
+
 from .errors import NotationError
 
 _PATH_RE: Final = re.compile(r"[0-9]+(?:-[0-9]+)*")
@@ -40,11 +42,7 @@ def format_move(move: Move) -> str:
 
 def parse_move(text: object) -> Move:
     """Read one move; raises NotationError with a reason."""
-    if not isinstance(text, str):
-        raise NotationError("a move must be a string")
-    s = "".join(text.split())
-    if not s:
-        raise NotationError("the move is empty")
+    s = move_text(text, NotationError)
     if s.lower() == "pass":
         return PASS
     coin = _COIN_RE.fullmatch(s)

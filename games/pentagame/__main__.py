@@ -1,74 +1,42 @@
 """Command line: `python -m games.pentagame replay|moves|import FILE` (`-` reads stdin).
 
-replay: prints {"ok", "plies", "finished", "to_move", "out", "error"}; exit 0 when the
-record is legal, 1 when it is not, 2 when the input is not a record.
-moves: prints {"to_move", "moves"} after the record (exit 1 if the record is illegal).
-import: converts an online-client event list to a record.
+replay and moves as for every engine (games/engine_common/cli.py); import converts an
+online-client event list to a record.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from typing import Any
+
+from games.engine_common import cli
 
 from .errors import PentagameError
 from .importer import import_events
 from .movegen import legal_moves
 from .notation import format_move
-from .replay import replay
+from .replay import ReplayResult, replay
 
 
-def _read(path: str) -> Any:
-    if path == "-":
-        return json.loads(sys.stdin.read())
-    with open(path, encoding="utf-8") as fh:
-        return json.loads(fh.read())
+def _moves(res: ReplayResult) -> list[str]:
+    return [format_move(m) for m in legal_moves(res.state)]
 
 
-def _print(obj: object) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+def _import(data: Any) -> dict[str, Any]:
+    imported = import_events(data)
+    return {**imported.record, "pending": imported.pending, "winners": imported.winners}
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.pentagame")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p_replay = sub.add_parser("replay", help="validate a record and print its result")
-    p_replay.add_argument("file")
-    p_replay.add_argument(
-        "--details", action="store_true", help="also print out_colours and winners"
+    return cli.main(
+        argv,
+        prog="python -m games.pentagame",
+        replay=replay,
+        moves=_moves,
+        record_error=PentagameError,
+        details="also print out_colours and winners",
+        commands={"import": ("convert an online-client event list", _import)},
     )
-    p_moves = sub.add_parser("moves", help="list the legal moves after a record")
-    p_moves.add_argument("file")
-    p_import = sub.add_parser("import", help="convert an online-client event list")
-    p_import.add_argument("file")
-    args = parser.parse_args(argv)
-    try:
-        data = _read(args.file)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        _print(
-            {"ok": False, "error": {"ply": None, "move": None, "reason": f"not a record: {exc}"}}
-        )
-        return 2
-    try:
-        if args.command == "import":
-            imported = import_events(data)
-            _print({**imported.record, "pending": imported.pending, "winners": imported.winners})
-            return 0
-        res = replay(data)
-    except PentagameError as exc:
-        _print({"ok": False, "error": {"ply": None, "move": None, "reason": exc.reason}})
-        return 2
-    if args.command == "replay":
-        _print(res.to_dict(details=args.details))
-        return 0 if res.ok else 1
-    if not res.ok:
-        _print(res.to_dict(details=False))
-        return 1
-    moves = [format_move(m) for m in legal_moves(res.state)]
-    _print({"to_move": res.to_move, "moves": moves})
-    return 0
 
 
 if __name__ == "__main__":

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine_common.replay import RecordReader, ReplayResultBase, started
+from games.engine_common.replay import ReplayError as ReplayError
+
 from .errors import IllegalMove, PentagameError
 from .notation import Move, _parse_move
 from .result import result
@@ -16,19 +19,11 @@ class RecordError(PentagameError):
 
 
 @dataclass(frozen=True, slots=True)
-class ReplayError:
-    ply: int  # 1-based
-    move: str
-    reason: str
-
-    def message(self) -> str:
-        return f"ply {self.ply} `{self.move}`: {self.reason}"
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayResult:
+class ReplayResult(ReplayResultBase):
     """ok: every move is legal. plies: moves applied (all of them when ok). The other
     fields describe the position after the last legal move."""
+
+    DETAILS = ("out_colours", "winners")
 
     ok: bool
     plies: int
@@ -41,43 +36,17 @@ class ReplayResult:
     state: State = field(repr=False, compare=False)
 
     def to_dict(self, details: bool = True) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "ok": self.ok,
-            "plies": self.plies,
-            "finished": self.finished,
-            "to_move": self.to_move,
-            "out": list(self.out),
-            "error": None
-            if self.error is None
-            else {"ply": self.error.ply, "move": self.error.move, "reason": self.error.reason},
-        }
-        if details:
-            d["out_colours"] = [list(c) for c in self.out_colours]
-            d["winners"] = list(self.winners)
-        return d
+        return ReplayResultBase.to_dict(self, details)
 
 
 def check_record(record: object) -> tuple[int, str, list[str]]:
     """players, variant, moves of a record; raises RecordError."""
-    if not isinstance(record, dict):
-        raise RecordError("a record is a JSON object with `players`, `variant` and `moves`")
-    players = record.get("players")
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise RecordError("`players` must be a whole number from 2 to 5")
-    variant = record.get("variant", "standard")
-    if not isinstance(variant, str):
-        raise RecordError("`variant` must be a string")
-    moves = record.get("moves")
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise RecordError("`moves` must be a list of strings")
-    return players, variant, moves
+    reader = RecordReader(record, RecordError, dict_only=True)
+    return reader.players(5), reader.variant(), reader.moves()
 
 
 def start_game(players: int, variant: str) -> Game:
-    try:
-        return Game.start(players, variant)
-    except IllegalMove as exc:
-        raise RecordError(exc.reason) from None
+    return started(lambda: Game.start(players, variant), IllegalMove, RecordError)
 
 
 def replay(record: dict[str, Any]) -> ReplayResult:
@@ -97,15 +66,4 @@ def replay(record: dict[str, Any]) -> ReplayResult:
             error = ReplayError(i + 1, text.strip(), exc.reason)
             break
     state = game.state()
-    res = result(state)
-    return ReplayResult(
-        ok=error is None,
-        plies=game.ply,
-        finished=state.finished,
-        to_move=state.to_move,
-        out=list(res.out),
-        out_colours=[list(c) for c in res.out_colours],
-        winners=list(res.winners),
-        error=error,
-        state=state,
-    )
+    return ReplayResult.of_final(state, game.ply, error, result(state))

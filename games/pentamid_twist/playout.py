@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.engine_common.playout import random_moves
+
 from .notation import format_move
 from .rules import apply_move, initial_state, legal_moves
 
@@ -13,12 +15,5 @@ def random_record(seed: int = 0, max_plies: int = 120) -> dict[str, Any]:
     """A record of one random legal game (stops after max_plies if still running)."""
     rng = random.Random(seed)
     state = initial_state()
-    moves: list[str] = []
-    while len(moves) < max_plies:
-        legal = legal_moves(state)
-        if not legal:
-            break
-        move = rng.choice(legal)
-        state = apply_move(state, move)
-        moves.append(format_move(move))
+    moves = random_moves(state, legal_moves, apply_move, format_move, rng, max_plies)
     return {"players": 2, "variant": "standard", "moves": moves}
