@@ -38,9 +38,10 @@ def check_record(record: object) -> tuple[State, list[str]]:
     first = fields.get("first", "white")
     if not isinstance(first, str) or first.lower() not in FIRST:
         raise RecordError('`first` must be "white" or "black"')
-    if "setup" not in fields:
-        raise RecordError("`setup` is missing: the 19 scales from head to tail")
-    state = initial_state(fields["setup"], FIRST[first.lower()])
+    setup = fields.get("setup")
+    if not isinstance(setup, list) or not all(isinstance(scale, str) for scale in setup):
+        raise RecordError('`setup` must list the 19 scales from head to tail, e.g. "W2"')
+    state = initial_state(setup, FIRST[first.lower()])
     moves = reader.moves()
     return state, moves
 

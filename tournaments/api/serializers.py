@@ -168,6 +168,11 @@ class GameResultSerializer(serializers.Serializer):
         help_text='With `out`: colours that went out per seat position, e.g. {"1": "rw"}.',
     )
     moves = serializers.ListField(child=serializers.CharField(), required=False)
+    setup = serializers.DictField(
+        required=False,
+        help_text="With `moves`, for games with a setup: the record's other keys, e.g. "
+        'Pantarei\'s {"setup": ["W2", ...], "first": "white"}.',
+    )
     events = serializers.JSONField(required=False)
     version = serializers.IntegerField(
         required=False, help_text="Refuse the write if the game changed since."

@@ -307,7 +307,7 @@ def record_result(game: Game, request: Request, reporting: bool = False) -> Game
         reporter = v["position"]
     common = {"game": game, "version": v.get("version"), "by": request.user, "reporter": reporter}
     if "moves" in v:
-        return result_services.game_record_moves(moves=v["moves"], **common)
+        return result_services.game_record_moves(moves=v["moves"], setup=v.get("setup"), **common)
     if "events" in v:
         return result_services.game_import_events(events=v["events"], **common)
     return result_services.game_record_out(

@@ -251,7 +251,8 @@ def game_record_moves(
     try:
         # Engines raise ValueError subclasses when the input is not a record at all.
         result: Any = ruleset_.replay(record)
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:
+        # TypeError too: a setup of the wrong shape must be refused, never a server error.
         raise ServiceError(f"the move record cannot be read: {exc}", field="moves") from None
     if not result.ok:
         error = result.error

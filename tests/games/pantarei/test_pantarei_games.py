@@ -161,3 +161,11 @@ def test_cli(tmp_path: Path) -> None:
     assert code == 2 and "setup" in out["error"]["reason"]
     code, out = run_cli("replay", str(tmp_path / "missing.json"))
     assert code == 2
+
+
+@pytest.mark.parametrize("setup", [None, "W1", [1, 2, 3], {"a": 1}])
+def test_a_setup_that_is_not_a_list_of_scales_is_not_a_record(setup):
+    from games.pantarei import RecordError, replay
+
+    with pytest.raises(RecordError, match="`setup` must list the 19 scales"):
+        replay({"players": 2, "setup": setup, "moves": []})

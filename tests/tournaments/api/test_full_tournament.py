@@ -153,3 +153,38 @@ def test_a_self_report_counts_once_an_opponent_confirms(director):
         ).status_code
         == 404
     )
+
+
+def test_a_pantarei_record_with_its_setup_through_the_api(director):
+    from games.pantarei.playout import random_record
+
+    created = director.post(
+        "/api/v1/tournaments/",
+        {
+            "club": "kiel",
+            "name": "Snake",
+            "game": "pantarei",
+            "policy": "pairs+bye",
+            "published": True,
+        },
+        format="json",
+    )
+    assert created.status_code == 201, created.json()
+    director.post("/api/v1/tournaments/snake/entries/paste/", {"players": "A\nB"})
+    director.post("/api/v1/tournaments/snake/rounds/")
+    director.post("/api/v1/tournaments/snake/rounds/1/publish/")
+    game = director.get("/api/v1/tournaments/snake/rounds/1/tables/").json()[0]["games"][0]
+    record = random_record(seed=3)
+    bad = director.put(
+        f"/api/v1/games/{game['id']}/",
+        {"moves": record["moves"], "setup": {"setup": None}},
+        format="json",
+    )
+    assert bad.status_code == 400 and bad.json()["field"] == "moves"
+    good = director.put(
+        f"/api/v1/games/{game['id']}/",
+        {"moves": record["moves"], "setup": {"setup": record["setup"], "first": record["first"]}},
+        format="json",
+    )
+    assert good.status_code == 200, good.json()
+    assert sorted(good.json()["out"]) in ([0, 0], [0, 1])
