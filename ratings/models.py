@@ -113,7 +113,11 @@ class PlayerRating(models.Model):
 class PeriodRating(models.Model):
     """A player's rating before and after one period: the history behind the charts."""
 
-    period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="ratings")
+    # No index of its own: the unique (period, player, system) index starts with it, and a
+    # recomputation writes millions of these rows (docs/benchmarks.md).
+    period = models.ForeignKey(
+        RatingPeriod, on_delete=models.CASCADE, related_name="ratings", db_index=False
+    )
     player = models.ForeignKey("tournaments.Player", on_delete=models.CASCADE, related_name="+")
     system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
     rating_before = models.FloatField()
@@ -137,7 +141,10 @@ class PeriodRating(models.Model):
 class GameRating(models.Model):
     """The change one game caused to one player's rating."""
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="ratings")
+    # Covered by the unique (game, player, system) index, as above.
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="ratings", db_index=False
+    )
     period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey("tournaments.Player", on_delete=models.CASCADE, related_name="+")
     system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
