@@ -6,7 +6,7 @@ A job reads all its periods' games with a few large queries, keeps the players' 
 in memory from one period to the next (the state a period leaves is exactly the one the
 next period would read back), streams the history rows out in large batches (COPY on
 PostgreSQL, ``bulk_create`` elsewhere) and writes each player's current rating once at
-the end. ``docs/benchmarks-ratings-recompute.md`` has the figures.
+the end. ``docs/benchmarks.md`` has the figures.
 """
 
 from __future__ import annotations
