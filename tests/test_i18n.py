@@ -187,3 +187,20 @@ def test_pages_are_labelled_captioned_and_skippable(client, running, language):
         assert audit.unlabelled() == [], url
         assert all(t["caption"] or t["labelled"] for t in audit.tables), url
         assert audit.th_without_scope == 0, url
+
+
+@pytest.mark.django_db
+def test_organiser_messages_follow_the_language(client):
+    from tests.factories import UserFactory, tournament_with_players
+    from tournaments.services.rounds import round_pair_next
+
+    user = UserFactory(username="de-org")
+    tournament = tournament_with_players(2)
+    tournament.directors.add(user)
+    round_pair_next(tournament=tournament)
+    client.force_login(user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    response = client.post(
+        reverse("round-action", args=[tournament.slug, 1, "publish"]), follow=True
+    )
+    assert "Runde 1 veröffentlicht." in response.content.decode()

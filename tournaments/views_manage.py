@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.models import Game
@@ -81,7 +82,9 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         tournament.created_by = request.user
         tournament.save()
         tournament.directors.add(request.user)
-        messages.success(request, f"{tournament.name} created; now enter the players.")
+        messages.success(
+            request, _("%(name)s created; now enter the players.") % {"name": tournament.name}
+        )
         return _back(tournament)
     return render(request, "tournaments/form.html", {"form": form, "title": "New tournament"})
 
@@ -91,12 +94,16 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
     form = TournamentForm(request.POST or None, instance=tournament, clubs=_clubs_for(request))
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Settings saved.")
+        messages.success(request, _("Settings saved."))
         return _back(tournament)
     return render(
         request,
         "tournaments/form.html",
-        {"form": form, "title": f"Settings of {tournament.name}", "tournament": tournament},
+        {
+            "form": form,
+            "title": _("Settings of %(name)s") % {"name": tournament.name},
+            "tournament": tournament,
+        },
     )
 
 
@@ -133,10 +140,10 @@ def entries_paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         _run(
             request,
             lambda: entry_services.entries_paste(tournament=tournament, text=text, by=request.user),
-            "Players entered.",
+            _("Players entered."),
         )
     else:
-        messages.error(request, "Paste at least one player's name.")
+        messages.error(request, _("Paste at least one player's name."))
     return _back(tournament, "#players")
 
 
@@ -146,7 +153,7 @@ def entries_reseed(request: HttpRequest, tournament: Tournament) -> HttpResponse
     _run(
         request,
         lambda: entry_services.entries_reseed_by_rating(tournament=tournament),
-        "Seeds now follow the ratings.",
+        _("Seeds now follow the ratings."),
     )
     return _back(tournament, "#players")
 
@@ -158,7 +165,7 @@ def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) 
     _run(
         request,
         lambda: entry_services.entry_withdraw(entry=entry, by=request.user),
-        f"{entry.player.name} withdrawn; they will not be paired again.",
+        _("%(name)s withdrawn; they will not be paired again.") % {"name": entry.player.name},
     )
     return _back(tournament, "#players")
 
@@ -183,7 +190,7 @@ def forbidden_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             second=form.cleaned_data["second"],
             defaults={"reason": form.cleaned_data["reason"]},
         )
-        messages.success(request, "These two will not be seated together.")
+        messages.success(request, _("These two will not be seated together."))
     else:
         messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
     return _back(tournament, "#players")
@@ -199,7 +206,7 @@ def round_pair(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     _run(
         request,
         lambda: round_services.round_pair_next(tournament=tournament, by=request.user),
-        "The next round is paired. Check it, then publish it.",
+        _("The next round is paired. Check it, then publish it."),
     )
     return _back(tournament, "#round")
 
@@ -214,17 +221,17 @@ def round_action(
     actions: dict[str, tuple[Callable[[], Any], str]] = {
         "publish": (
             lambda: round_services.round_publish(round=round_, by=user),
-            f"Round {number} published.",
+            _("Round %(number)s published.") % {"number": number},
         ),
         "repair": (
             lambda: round_services.round_repair(round=round_, by=user),
-            f"Round {number} paired again.",
+            _("Round %(number)s paired again.") % {"number": number},
         ),
         "close": (
             lambda: round_services.round_close(
                 round=round_, by=user, force=request.POST.get("force") == "1"
             ),
-            f"Round {number} closed; ratings are being computed.",
+            _("Round %(number)s closed; ratings are being computed.") % {"number": number},
         ),
     }
     if action == "swap":
@@ -237,7 +244,8 @@ def round_action(
             lambda: round_services.round_swap_seats(
                 round=round_, first=first, second=second, by=user
             ),
-            f"{first.player.name} and {second.player.name} changed tables.",
+            _("%(first)s and %(second)s changed tables.")
+            % {"first": first.player.name, "second": second.player.name},
         )
     if action not in actions:
         raise PermissionDenied("unknown action")
@@ -272,7 +280,7 @@ def _results_post(request: HttpRequest, game: Game, reporting: bool = False) -> 
     """Validate and save one game's result form; errors become messages naming the game."""
     seats = game.table.seats.count()
     form = ResultForm(request.POST)
-    label = f"Table {game.table.number}, game {game.number}"
+    label = _("Table %(table)s, game %(game)s") % {"table": game.table.number, "game": game.number}
     if not form.is_valid():
         problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
         messages.error(request, f"{label}: {problems}")
@@ -281,7 +289,7 @@ def _results_post(request: HttpRequest, game: Game, reporting: bool = False) -> 
     if reporting:
         reporter = form.cleaned_data.get("position")
         if reporter is None:
-            messages.error(request, f"{label}: say which seat you sit in")
+            messages.error(request, _("%(label)s: say which seat you sit in") % {"label": label})
             return False
     try:
         _save_result(request, game, form, seats, reporter)
@@ -289,9 +297,12 @@ def _results_post(request: HttpRequest, game: Game, reporting: bool = False) -> 
         messages.error(request, f"{label}: {exc.message}")
         return False
     if reporting:
-        messages.success(request, f"{label}: result reported; an opponent must confirm it.")
+        messages.success(
+            request,
+            _("%(label)s: result reported; an opponent must confirm it.") % {"label": label},
+        )
     else:
-        messages.success(request, f"{label}: result saved.")
+        messages.success(request, _("%(label)s: result saved.") % {"label": label})
     return True
 
 
@@ -322,7 +333,7 @@ def table_report(request: HttpRequest, token: str) -> HttpResponse:
     open_for_reports = round_.status == Round.Status.PUBLISHED
     if request.method == "POST":
         if not open_for_reports:
-            messages.error(request, "This round is closed; ask the organiser to change results.")
+            messages.error(request, _("This round is closed; ask the organiser to change results."))
         else:
             game = get_object_or_404(
                 Game.objects.select_related("table"), pk=request.POST.get("game"), table=table
@@ -333,7 +344,7 @@ def table_report(request: HttpRequest, token: str) -> HttpResponse:
                     lambda: game_confirm(
                         game=game, position=_position(request.POST.get("position"))
                     ),
-                    f"Game {game.number}: result confirmed.",
+                    _("Game %(number)s: result confirmed.") % {"number": game.number},
                 )
             else:
                 _results_post(request, game, reporting=True)
@@ -364,7 +375,7 @@ def evening_close_view(request: HttpRequest, tournament: Tournament) -> HttpResp
     _run(
         request,
         lambda: evening_close(tournament=tournament, by=request.user),
-        "The evening is closed; ratings are being computed.",
+        _("The evening is closed; ratings are being computed."),
     )
     return _back(tournament)
 
@@ -390,6 +401,6 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
             messages.error(request, exc.message)
         else:
             tournament.directors.add(request.user)
-            messages.success(request, f"{tournament.name} imported.")
+            messages.success(request, _("%(name)s imported.") % {"name": tournament.name})
             return _back(tournament)
     return render(request, "tournaments/import.html", {})
