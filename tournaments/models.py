@@ -8,6 +8,7 @@ games of one table in every seating order, a *round (turn)* about 40 minutes in 
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
@@ -115,15 +116,29 @@ class Tournament(models.Model):
         default=False, help_text="Published tournaments are visible to everyone."
     )
     date = models.DateField(null=True, blank=True)
-    rounds_planned = models.PositiveSmallIntegerField(default=5)
+    rounds_planned = models.PositiveSmallIntegerField(
+        default=5, validators=[MinValueValidator(1), MaxValueValidator(99)]
+    )
     policy = models.CharField(max_length=16, choices=Policy.choices, default=Policy.PAIRS_TRIPLE)
     # Section 21: "Let the three player tables play two games per turn ... two-player
     # tables should finish three games", then multiply by 3 and by 2.
-    games_per_turn_2 = models.PositiveSmallIntegerField(default=3)
-    games_per_turn_3 = models.PositiveSmallIntegerField(default=2)
-    factor_2 = models.DecimalField(max_digits=5, decimal_places=2, default=2)
-    factor_3 = models.DecimalField(max_digits=5, decimal_places=2, default=3)
-    target = models.PositiveSmallIntegerField(default=3, help_text="Pieces out to win.")
+    games_per_turn_2 = models.PositiveSmallIntegerField(
+        default=3, validators=[MinValueValidator(1), MaxValueValidator(20)]
+    )
+    games_per_turn_3 = models.PositiveSmallIntegerField(
+        default=2, validators=[MinValueValidator(1), MaxValueValidator(20)]
+    )
+    factor_2 = models.DecimalField(
+        max_digits=5, decimal_places=2, default=2, validators=[MinValueValidator(0)]
+    )
+    factor_3 = models.DecimalField(
+        max_digits=5, decimal_places=2, default=3, validators=[MinValueValidator(0)]
+    )
+    target = models.PositiveSmallIntegerField(
+        default=3,
+        help_text="Pieces out to win.",
+        validators=[MinValueValidator(1), MaxValueValidator(5)],
+    )
     bye_score = models.DecimalField(
         max_digits=6,
         decimal_places=2,

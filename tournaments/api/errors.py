@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import DataError
+from django.db import DataError, IntegrityError
 from django.db.models import ProtectedError, RestrictedError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -31,6 +31,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # PostgreSQL) or a text too long: the input is at fault, not the server.
         return Response(
             {"detail": "a value is out of range or too long"}, status=status.HTTP_400_BAD_REQUEST
+        )
+    if isinstance(exc, IntegrityError):
+        # A database constraint refused the write (the serializers check the same rules
+        # first; this is the last guard): a conflict with existing data, never a 500.
+        return Response(
+            {"detail": f"the change conflicts with the data: {exc}".splitlines()[0]},
+            status=status.HTTP_409_CONFLICT,
         )
     response = drf_exception_handler(exc, context)
     if (

@@ -141,3 +141,28 @@ def test_polled_standings_see_every_change_at_once_and_stay_hidden_when_unpublis
     mine.force_authenticate(director)
     assert mine.get(url).status_code == 200
     assert anonymous.get(url).status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("target", 2000),
+        ("target", 0),
+        ("games_per_turn_3", 0),
+        ("factor_3", "-0.04"),
+        ("rounds_planned", 0),
+    ],
+)
+def test_tournament_settings_out_of_range_name_the_field(field, value):
+    from rest_framework.test import APIClient
+
+    from tests.factories import UserFactory, tournament_with_players
+
+    tournament = tournament_with_players(2)
+    user = UserFactory(username=f"td-{field}-{value}")
+    tournament.directors.add(user)
+    api = APIClient()
+    api.force_authenticate(user)
+    response = api.patch(f"/api/v1/tournaments/{tournament.slug}/", {field: value}, format="json")
+    assert response.status_code == 400 and field in response.json()

@@ -13,6 +13,7 @@ seed, and the cache is cleared so throttles and cached standings start afresh.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -98,7 +99,24 @@ def _config(seeded: dict[str, Any]) -> SchemathesisConfig:
 
 
 @pytest.fixture
-def api_schema(seeded: dict[str, Any]) -> Any:
+def _keep_the_test_connection() -> Iterator[None]:
+    """Requests go through the real WSGI application, whose request signals close a
+    database connection found in a transaction: on PostgreSQL that would close the
+    test's own connection. Django's test client disconnects them the same way."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def api_schema(seeded: dict[str, Any], _keep_the_test_connection: None) -> Any:
     from config.wsgi import application
 
     return schemathesis.openapi.from_wsgi(
