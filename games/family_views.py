@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
+from importlib import import_module
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -38,85 +40,49 @@ class _Run:
         raise NotImplementedError
 
 
-class _Pantarei(_Run):
-    def __init__(self, record: dict[str, Any]) -> None:
-        from games.pantarei.replay import check_record
+class _StateRun(_Run):
+    """Engines whose positions are immutable states (Pantarei, Pentamid Twist)."""
 
-        self.s, _ = check_record(record)
-
-    def mover(self) -> int:
-        return int(self.s.to_move)
-
-    def apply(self, text: str) -> None:
-        from games.pantarei import apply_move, parse_move
-
-        self.s = apply_move(self.s, parse_move(text))
-
-    def state(self) -> Any:
-        return self.s
-
-
-class _Twist(_Run):
-    def __init__(self, record: dict[str, Any]) -> None:
-        from games.pentamid_twist.replay import check_record
-
-        self.s, _ = check_record(record)
+    def __init__(self, package: str, record: dict[str, Any]) -> None:
+        engine = import_module(f"games.{package}")
+        self.parse, self.apply_move = engine.parse_move, engine.apply_move
+        self.s, _ = import_module(f"games.{package}.replay").check_record(record)
 
     def mover(self) -> int:
         return int(self.s.to_move)
 
     def apply(self, text: str) -> None:
-        from games.pentamid_twist import apply_move, parse_move
-
-        self.s = apply_move(self.s, parse_move(text))
+        self.s = self.apply_move(self.s, self.parse(text))
 
     def state(self) -> Any:
         return self.s
 
 
-class _PentUp(_Run):
-    def __init__(self, record: dict[str, Any]) -> None:
-        from games.pent_up.replay import check_record, start_game
+class _GameRun(_Run):
+    """Engines that play on a mutable working game (Pent-Up, PentaCosmos)."""
 
-        players, variant, _ = check_record(record)
-        self.g = start_game(players, variant)
-
-    def mover(self) -> int:
-        return int(self.g.seat) - 1
-
-    def apply(self, text: str) -> None:
-        from games.pent_up import parse_move
-
-        self.g.apply(parse_move(text))
-
-    def state(self) -> Any:
-        return self.g.state()
-
-
-class _PentaCosmos(_Run):
-    def __init__(self, record: dict[str, Any]) -> None:
-        from games.pentacosmos.replay import check_record, start_game
-
-        players, variant, tokens, _ = check_record(record)
-        self.g = start_game(players, variant, tokens)
+    def __init__(self, package: str, record: dict[str, Any]) -> None:
+        replay = import_module(f"games.{package}.replay")
+        # check_record returns the setup (players, variant[, tokens]) and the moves last.
+        *setup, _moves = replay.check_record(record)
+        self.g = replay.start_game(*setup)
+        self.parse = import_module(f"games.{package}").parse_move
 
     def mover(self) -> int:
         return int(self.g.seat) - 1
 
     def apply(self, text: str) -> None:
-        from games.pentacosmos import parse_move
-
-        self.g.apply(parse_move(text))
+        self.g.apply(self.parse(text))
 
     def state(self) -> Any:
         return self.g.state()
 
 
 RUNS: dict[str, Callable[[dict[str, Any]], _Run]] = {
-    "pantarei": _Pantarei,
-    "pentamid_twist": _Twist,
-    "pent_up": _PentUp,
-    "pentacosmos": _PentaCosmos,
+    "pantarei": partial(_StateRun, "pantarei"),
+    "pentamid_twist": partial(_StateRun, "pentamid_twist"),
+    "pent_up": partial(_GameRun, "pent_up"),
+    "pentacosmos": partial(_GameRun, "pentacosmos"),
 }
 
 
