@@ -92,8 +92,8 @@ def build(players: int, rounds: int) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    from games.models import Game
-    from tournaments.models import Club, Entry, Player, Round, Seat, Table, Tournament
+    from bench.synthetic import bulk_round
+    from tournaments.models import Club, Entry, Player, Tournament
 
     rng = random.Random(6)
     stamp = time.time_ns()
@@ -117,42 +117,7 @@ def build(players: int, rounds: int) -> dict[str, Any]:
     open_games: list[int] = []
     for number in range(1, rounds + 2):
         closed = number <= rounds
-        round_ = Round.objects.create(
-            tournament=tournament, number=number, status="closed" if closed else "published"
-        )
-        order = entries[:]
-        rng.shuffle(order)
-        tables = Table.objects.bulk_create(
-            Table(round=round_, number=t + 1, report_token=f"b{stamp}-{number}-{t}")
-            for t in range(len(order) // 2)
-        )
-        seats, games = [], []
-        for t, table in enumerate(tables):
-            pair = order[2 * t : 2 * t + 2]
-            if t == len(tables) - 1:
-                pair = order[2 * t :]  # an odd field ends with a 3-player table
-            for position, entry in enumerate(pair, start=1):
-                seats.append(Seat(table=table, round=round_, entry=entry, position=position))
-            for g in range(1, (3 if len(pair) == 2 else 2) + 1):
-                if not closed:
-                    games.append(Game(table=table, number=g))
-                    continue
-                out = [rng.randint(0, 2) for _ in pair]
-                out[rng.randrange(len(pair))] = 3
-                out += [None] * (4 - len(out))
-                games.append(
-                    Game(
-                        table=table,
-                        number=g,
-                        status="finished",
-                        out_1=out[0],
-                        out_2=out[1],
-                        out_3=out[2],
-                        out_4=out[3],
-                    )
-                )
-        Seat.objects.bulk_create(seats)
-        made = Game.objects.bulk_create(games)
+        tables, made = bulk_round(tournament, number, entries, rng, closed=closed)
         if not closed:
             two_seat = {tb.pk for i, tb in enumerate(tables) if i < len(tables) - 1}
             open_games = [g.pk for g in made if g.table_id in two_seat]

@@ -37,8 +37,8 @@ def main() -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games.models import Game
-    from tournaments.models import Club, Entry, Player, Round, Seat, Table, Tournament
+    from bench.synthetic import bulk_round
+    from tournaments.models import Club, Entry, Player, Tournament
     from tournaments.selectors.standings import _compute, tournament_standings
 
     call_command("migrate", verbosity=0)
@@ -55,37 +55,7 @@ def main() -> None:
     )
     built = time.perf_counter()
     for number in range(1, args.rounds + 1):
-        round_ = Round.objects.create(tournament=tournament, number=number, status="closed")
-        order = entries[:]
-        rng.shuffle(order)
-        tables = Table.objects.bulk_create(
-            Table(round=round_, number=t + 1, report_token=f"{number}-{t}-{time.time_ns()}")
-            for t in range(len(order) // 2)
-        )
-        seats, games = [], []
-        for t, table in enumerate(tables):
-            pair = order[2 * t : 2 * t + 2]
-            if t == len(tables) - 1:
-                pair = order[2 * t :]  # an odd field ends with a 3-player table
-            for position, entry in enumerate(pair, start=1):
-                seats.append(Seat(table=table, round=round_, entry=entry, position=position))
-            for g in range(1, (3 if len(pair) == 2 else 2) + 1):
-                out = [rng.randint(0, 2) for _ in pair]
-                out[rng.randrange(len(pair))] = 3
-                out += [None] * (4 - len(out))
-                games.append(
-                    Game(
-                        table=table,
-                        number=g,
-                        status="finished",
-                        out_1=out[0],
-                        out_2=out[1],
-                        out_3=out[2],
-                        out_4=out[3],
-                    )
-                )
-        Seat.objects.bulk_create(seats)
-        Game.objects.bulk_create(games)
+        bulk_round(tournament, number, entries, rng)
     print(
         f"built {args.players} players x {args.rounds} rounds in "
         f"{time.perf_counter() - built:.1f} s on {connection.vendor}"
