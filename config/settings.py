@@ -54,6 +54,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Answers unchanged standings polls before sessions, auth and the API framework.
+    "tournaments.api.middleware.StandingsPollMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After the session, before CommonMiddleware: picks the language from the cookie set

@@ -166,3 +166,35 @@ def test_tournament_settings_out_of_range_name_the_field(field, value):
     api.force_authenticate(user)
     response = api.patch(f"/api/v1/tournaments/{tournament.slug}/", {field: value}, format="json")
     assert response.status_code == 400 and field in response.json()
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_unchanged_standings_polls_are_answered_early_and_changes_show_at_once():
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import Game
+    from tests.factories import tournament_with_players
+    from tournaments.services.results import game_record_out
+    from tournaments.services.rounds import round_pair_next, round_publish
+
+    assert connection.vendor == "postgresql"
+    tournament = tournament_with_players(4)
+    round_ = round_pair_next(tournament=tournament)
+    round_publish(round=round_)
+    url = f"/api/v1/tournaments/{tournament.slug}/standings/"
+    client = Client()
+    etag = client.get(url)["ETag"]
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again["ETag"] == etag
+    assert len(queries) == 1  # the snapshot, nothing else
+    game = Game.objects.filter(table__round=round_).first()
+    game_record_out(game=game, out=[3, 1])
+    changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    tournament.published = False
+    tournament.save()
+    assert client.get(url, HTTP_IF_NONE_MATCH=changed["ETag"]).status_code == 404
