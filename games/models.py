@@ -3,11 +3,26 @@ engine replayed to derive them."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
 MAX_SEATS = 4
+
+
+@lru_cache(maxsize=256)
+def moving_order(first_position: int, direction: str, seats: int) -> tuple[int, ...]:
+    """Seat positions in the order they move in a game (engine seat k = order[k-1]):
+    from the first player round the table, clockwise or widdershins (section 21: three
+    players play "clockwise, and widdershins")."""
+    ring = list(range(1, seats + 1))
+    start = ring.index(first_position)
+    ring = ring[start:] + ring[:start]
+    if direction == "widdershins":
+        ring = [ring[0], *reversed(ring[1:])]
+    return tuple(ring)
 
 
 class Game(models.Model):
@@ -83,6 +98,9 @@ class Game(models.Model):
     def counts(self) -> bool:
         """Whether the result enters standings and ratings."""
         return self.status != self.Status.PENDING and self.confirmed
+
+    def moving_order(self, seats: int) -> tuple[int, ...]:
+        return moving_order(self.first_position, self.direction, seats)
 
     def out_list(self, seats: int) -> list[int | None]:
         return [getattr(self, f"out_{i}") for i in range(1, seats + 1)]

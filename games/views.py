@@ -40,7 +40,7 @@ from games.pentagame.rules import Game as EngineGame
 from tournaments.models import Round, Seat
 from tournaments.permissions import can_direct, can_view
 from tournaments.services.errors import ConflictError, ServiceError
-from tournaments.services.results import _moving_order, game_record_moves
+from tournaments.services.results import game_record_moves
 
 # A player's set is told apart by its shape (book §1: "stars ... moons ... circles,
 # triangles, or squares"); the fifth only matters at a five-player table.
@@ -296,7 +296,7 @@ def _players(game: Game) -> list[dict[str, Any]]:
         s.position: s.entry.player.name
         for s in Seat.objects.filter(table_id=game.table_id).select_related("entry__player")
     }
-    order = _moving_order(game, len(seats))
+    order = game.moving_order(len(seats))
     return [
         {"seat": i + 1, "position": pos, "name": seats[pos], "shape": SHAPES[pos - 1]}
         for i, pos in enumerate(order)

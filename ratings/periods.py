@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from games.models import Game as GameRecord
+from games.models import moving_order
 from ratings.models import RatingPeriod
 from ratings.systems import Game
 from tournaments.models import Round, Seat, Tournament
@@ -22,21 +22,6 @@ PERIODS_PER_QUERY = 400
 class PeriodGames:
     games: list[Game]
     records: list[int]  # the games.Game id of each rating game, same order
-
-
-def moving_order(first_position: int, direction: str, seats: int) -> list[int]:
-    """Seat positions in the order they move (section 21: clockwise, then widdershins)."""
-    ring = list(range(1, seats + 1))
-    start = ring.index(first_position)
-    ring = ring[start:] + ring[:start]
-    if direction == GameRecord.Direction.WIDDERSHINS:
-        ring = [ring[0], *reversed(ring[1:])]
-    return ring
-
-
-@lru_cache(maxsize=256)
-def _moving_order(first_position: int, direction: str, seats: int) -> tuple[int, ...]:
-    return tuple(moving_order(first_position, direction, seats))
 
 
 def period_for_round(round_: Round) -> RatingPeriod:
@@ -144,7 +129,7 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
         table = names.get(table_id)
         if table is None:
             table = names[table_id] = {p: str(pid) for p, pid in seats[table_id].items()}
-        order = _moving_order(first, direction, len(table))
+        order = moving_order(first, direction, len(table))
         game = Game(
             seats=tuple(table[p] for p in order),
             out=tuple(int(outs[p - 1] or 0) for p in order),

@@ -89,7 +89,7 @@ def _play_game(
     """Play a legal game with the engine: draw the winner by strength, then take the
     first random legal game that this player wins."""
     n = len(names)
-    order = _order(game, n)
+    order = game.moving_order(n)
     weights = [2.718 ** strengths[names[p - 1]] for p in order]
     winner = rng.choices(range(n), weights=weights)[0]
     for seed in range(rng.randrange(10**6), 10**7):
@@ -98,15 +98,6 @@ def _play_game(
         if result.finished and result.out[winner] == max(result.out):
             game_record_moves(game=game, moves=moves)
             return
-
-
-def _order(game: Game, n: int) -> list[int]:
-    ring = list(range(1, n + 1))
-    start = ring.index(game.first_position)
-    ring = ring[start:] + ring[:start]
-    if game.direction == Game.Direction.WIDDERSHINS:
-        ring = [ring[0], *reversed(ring[1:])]
-    return ring
 
 
 def _play_round(

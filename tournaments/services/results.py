@@ -213,16 +213,6 @@ def game_confirm(*, game: Game, position: int, by: User = None) -> Game:
     return locked
 
 
-def _moving_order(game: Game, seats: int) -> list[int]:
-    """Seat positions in the order they move in this game (engine seat k = order[k-1])."""
-    ring = list(range(1, seats + 1))
-    start = ring.index(game.first_position)
-    ring = ring[start:] + ring[:start]
-    if game.direction == Game.Direction.WIDDERSHINS:
-        ring = [ring[0], *reversed(ring[1:])]
-    return ring
-
-
 def game_record_moves(
     *,
     game: Game,
@@ -262,7 +252,7 @@ def game_record_moves(
         raise ServiceError(
             f"the record ends after {result.plies} plies without a winner", field="moves"
         )
-    order = _moving_order(game, seats)
+    order = game.moving_order(seats)
     out = [0] * seats
     colours: dict[str, list[str]] = {}
     sheet = ruleset_.sheet_values(result.out)
