@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
@@ -110,15 +112,22 @@ class PlayerRating(models.Model):
         return f"{self.player} {self.system} {self.rating:.0f}"
 
 
+#: The history tables' foreign keys: deleted with their parents (Django cascades), but
+#: not checked by the database. The rows are derived data, written only by a rating job
+#: that has just read the same parents in the same transaction; PostgreSQL's deferred
+#: checks of ~20 million references at commit took a third of a full recomputation
+#: (docs/benchmarks.md).
+HISTORY_KEY: dict[str, Any] = {"on_delete": models.CASCADE, "db_constraint": False}
+
+
 class PeriodRating(models.Model):
     """A player's rating before and after one period: the history behind the charts."""
 
     # No index of its own: the unique (period, player, system) index starts with it, and a
-    # recomputation writes millions of these rows (docs/benchmarks.md).
-    period = models.ForeignKey(
-        RatingPeriod, on_delete=models.CASCADE, related_name="ratings", db_index=False
-    )
-    player = models.ForeignKey("tournaments.Player", on_delete=models.CASCADE, related_name="+")
+    # recomputation writes millions of these rows (docs/benchmarks.md). No foreign-key
+    # constraint in the database either (see HISTORY_KEY).
+    period = models.ForeignKey(RatingPeriod, related_name="ratings", db_index=False, **HISTORY_KEY)
+    player = models.ForeignKey("tournaments.Player", related_name="+", **HISTORY_KEY)
     system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
     rating_before = models.FloatField()
     rating_after = models.FloatField()
@@ -142,11 +151,9 @@ class GameRating(models.Model):
     """The change one game caused to one player's rating."""
 
     # Covered by the unique (game, player, system) index, as above.
-    game = models.ForeignKey(
-        "games.Game", on_delete=models.CASCADE, related_name="ratings", db_index=False
-    )
-    period = models.ForeignKey(RatingPeriod, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey("tournaments.Player", on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", related_name="ratings", db_index=False, **HISTORY_KEY)
+    period = models.ForeignKey(RatingPeriod, related_name="+", **HISTORY_KEY)
+    player = models.ForeignKey("tournaments.Player", related_name="+", **HISTORY_KEY)
     system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
     before = models.FloatField()
     after = models.FloatField()

@@ -11,16 +11,16 @@ the end. ``docs/benchmarks.md`` has the figures.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from django.db import connection, models, transaction
+from django.db import transaction
 from django.db.models import OuterRef, Subquery, Sum
 from django.utils import timezone
 
+from ratings.history_rows import Rows, Writer
 from ratings.models import GameRating, PeriodRating, PlayerRating, RatingLedger, RatingPeriod
 from ratings.periods import periods_games
 from ratings.replay import rate_one_period
@@ -54,56 +54,6 @@ def _deviation_of(default: Any) -> Callable[[Any], float | None]:
         if hasattr(default, name):
             return lambda state, name=name: float(getattr(state, name))
     return lambda state: None
-
-
-class _Rows:
-    """History rows of one model, written in large batches: COPY on PostgreSQL,
-    ``bulk_create`` elsewhere. Rows are tuples of ``columns`` (attribute names)."""
-
-    def __init__(
-        self, model: type[models.Model], columns: Sequence[str], json_columns: Sequence[str] = ()
-    ) -> None:
-        self.model = model
-        self.columns = tuple(columns)
-        self.json = [self.columns.index(name) for name in json_columns]
-        self.rows: list[tuple[Any, ...]] = []
-        self.append = self.rows.append
-
-    def flush(self) -> None:
-        if not self.rows:
-            return
-        if connection.vendor == "postgresql":
-            self._copy()
-        else:
-            model = self.model
-            columns = self.columns
-            model.objects.bulk_create(  # type: ignore[attr-defined]
-                [model(**dict(zip(columns, row, strict=True))) for row in self.rows]
-            )
-        self.rows.clear()
-
-    def _copy(self) -> None:
-        meta = self.model._meta
-        column = {field.attname: field.column for field in meta.concrete_fields}
-        names = ", ".join(f'"{column[name]}"' for name in self.columns)
-        rows = self.rows
-        if self.json:
-            dumps = json.dumps
-            positions = self.json
-
-            def encoded(row: tuple[Any, ...]) -> tuple[Any, ...]:
-                values = list(row)
-                for at in positions:
-                    values[at] = dumps(values[at])
-                return tuple(values)
-
-            rows = [encoded(row) for row in rows]
-        statement = f'COPY "{meta.db_table}" ({names}) FROM STDIN'
-        # The psycopg cursor under Django's wrapper: COPY is psycopg's own API.
-        with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
-            write = copy.write_row
-            for row in rows:
-                write(row)
 
 
 def _stored(player_ids: Sequence[int], game: str) -> dict[str, list[tuple[int, int, Any, int]]]:
@@ -152,10 +102,11 @@ def _rate_game(
                     ids[pid] = int(pid)
     stored = _stored(sorted(ids.values()), game_name)
     timings["read"] = timings.get("read", 0.0) + time.perf_counter() - clock
-    game_rows = _Rows(
-        GameRating, ("game_id", "period_id", "player_id", "system", "before", "after")
+    writer = Writer()
+    game_rows = Rows(
+        GameRating, ("game_id", "period_id", "player_id", "system", "before", "after"), writer
     )
-    period_rows = _Rows(
+    period_rows = Rows(
         PeriodRating,
         (
             "period_id",
@@ -167,75 +118,80 @@ def _rate_game(
             "state_after",
             "games",
         ),
-        json_columns=("state_after",),
+        writer,
     )
     by_int = int
-    for name in SYSTEM_NAMES:
-        clock = time.perf_counter()
-        system = make_system(name, ledgers[name].params)
-        default = system.default_state()
-        deviation = _deviation_of(default)
-        to_json = system.state_to_json
-        rows = {str(player_id): (pk, games) for pk, player_id, _, games in stored[name]}
-        # Each player's state as the next period would read it back from the database.
-        known = {
-            str(player_id): system.state_from_json(state)
-            for _, player_id, state, _ in stored[name]
-            if str(player_id) in ids
-        }
-        games_total = {pid: games for pid, (_, games) in rows.items()}
-        last: dict[str, tuple[Any, dict[str, Any], RatingPeriod]] = {}
-        add_game = game_rows.append
-        add_period = period_rows.append
-        for period, source in zip(periods, loaded, strict=True):
-            played: dict[str, int] = {}
-            for game in source.games:
-                for pid in game.seats:
-                    played[pid] = played.get(pid, 0) + 1
-            players = sorted(played, key=by_int)
-            # Only the period's players are passed: a player's deviation grows over the
-            # periods she plays in, not over every period of every club (docs/ratings.md).
-            states = {pid: known[pid] for pid in players if pid in known}
-            rated = rate_one_period(system, states, source.games)
-            records = source.records
-            period_id = period.pk
-            for change in rated.games:
-                game_id = records[change.index]
-                before, after = change.before, change.after
-                for pid in sorted(after, key=by_int):
-                    add_game((game_id, period_id, ids[pid], name, before[pid], after[pid]))
-            after_states = rated.states
-            for pid in players:
-                state = after_states.get(pid)
-                if state is None:
-                    continue
-                state_json = to_json(state)
-                add_period(
-                    (
-                        period_id,
-                        ids[pid],
-                        name,
-                        states.get(pid, default).rating,
-                        state.rating,
-                        deviation(state),
-                        state_json,
-                        played[pid],
+    try:
+        for name in SYSTEM_NAMES:
+            clock = time.perf_counter()
+            system = make_system(name, ledgers[name].params)
+            default = system.default_state()
+            deviation = _deviation_of(default)
+            to_json = system.state_to_json
+            rows = {str(player_id): (pk, games) for pk, player_id, _, games in stored[name]}
+            # Each player's state as the next period would read it back from the database.
+            known = {
+                str(player_id): system.state_from_json(state)
+                for _, player_id, state, _ in stored[name]
+                if str(player_id) in ids
+            }
+            games_total = {pid: games for pid, (_, games) in rows.items()}
+            last: dict[str, tuple[Any, dict[str, Any], RatingPeriod]] = {}
+            add_game = game_rows.append
+            add_period = period_rows.append
+            for period, source in zip(periods, loaded, strict=True):
+                played: dict[str, int] = {}
+                for game in source.games:
+                    for pid in game.seats:
+                        played[pid] = played.get(pid, 0) + 1
+                players = sorted(played, key=by_int)
+                # Only the period's players are passed: a player's deviation grows over the
+                # periods she plays in, not over every period of every club (docs/ratings.md).
+                states = {pid: known[pid] for pid in players if pid in known}
+                rated = rate_one_period(system, states, source.games)
+                records = source.records
+                period_id = period.pk
+                for change in rated.games:
+                    game_id = records[change.index]
+                    before, after = change.before, change.after
+                    for pid in sorted(after, key=by_int):
+                        add_game((game_id, period_id, ids[pid], name, before[pid], after[pid]))
+                after_states = rated.states
+                for pid in players:
+                    state = after_states.get(pid)
+                    if state is None:
+                        continue
+                    state_json = to_json(state)
+                    add_period(
+                        (
+                            period_id,
+                            ids[pid],
+                            name,
+                            states.get(pid, default).rating,
+                            state.rating,
+                            deviation(state),
+                            state_json,
+                            played[pid],
+                        )
                     )
-                )
-                known[pid] = state
-                games_total[pid] = games_total.get(pid, 0) + played[pid]
-                last[pid] = (state, state_json, period)
-            if len(game_rows.rows) >= ROWS_PER_WRITE:
-                game_rows.flush()
-            if len(period_rows.rows) >= ROWS_PER_WRITE:
-                period_rows.flush()
-            if name == SYSTEM_NAMES[0]:
-                period.games = len(source.games)
-                period.skipped = [{"game": s.game, "reason": s.reason} for s in rated.skipped]
-        game_rows.flush()
-        period_rows.flush()
-        _player_ratings(game_name, name, last, rows, games_total, deviation)
-        timings[name] = timings.get(name, 0.0) + time.perf_counter() - clock
+                    known[pid] = state
+                    games_total[pid] = games_total.get(pid, 0) + played[pid]
+                    last[pid] = (state, state_json, period)
+                if len(game_rows.rows) >= ROWS_PER_WRITE:
+                    game_rows.flush()
+                if len(period_rows.rows) >= ROWS_PER_WRITE:
+                    period_rows.flush()
+                if name == SYSTEM_NAMES[0]:
+                    period.games = len(source.games)
+                    period.skipped = [{"game": s.game, "reason": s.reason} for s in rated.skipped]
+            game_rows.flush()
+            period_rows.flush()
+            writer.wait()
+            _player_ratings(game_name, name, last, rows, games_total, deviation)
+            timings[name] = timings.get(name, 0.0) + time.perf_counter() - clock
+    finally:
+        # Never leave a COPY running on the connection, even when rating failed.
+        writer.wait()
 
 
 def _player_ratings(
