@@ -12,7 +12,8 @@ Then it times, in the same run:
   (b) ``ratings.rate.ratings_recompute()``: reading the games, rating all three
       systems and writing the history (GameRating, PeriodRating, PlayerRating) back,
       in one transaction;
-and prints both, the time per system and the ratio (b) / (a). The players' final
+  (c) the same again, now deleting (b)'s history first (unless --once);
+and prints them, the time per system and the ratio of the slower of (b), (c) to (a). The players' final
 states from (b) are checked against (a): every player plays every period, so both
 must agree to the bit.
 
@@ -223,6 +224,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--profile", help="write a cProfile of (b) to this file")
     parser.add_argument("--skip-bare", action="store_true", help="time (b) only")
+    parser.add_argument(
+        "--once", action="store_true", help="skip (c), the second recomputation over (b)'s history"
+    )
     args = parser.parse_args()
     scratch = ROOT / "var" / "bench-recompute.sqlite3"
     if not os.environ.get("DATABASE_URL"):
@@ -285,9 +289,22 @@ def main() -> None:
     timings = getattr(sys.modules["ratings.rate"], "last_timings", None)
     if timings:
         print("    " + ", ".join(f"{k} {v:.1f} s" for k, v in timings.items()))
+    if not args.once:
+        # What an organiser's "recompute everything" does on a live database: the
+        # history of (b) is deleted and written again, in the same transaction.
+        started = time.perf_counter()
+        ratings_recompute()
+        again = time.perf_counter() - started
+        print(
+            f"(c) ratings_recompute() again, over (b)'s history: {again:.1f} s "
+            f"({total / again:,.0f} games/s)"
+        )
+        if timings:
+            print("    " + ", ".join(f"{k} {v:.1f} s" for k, v in timings.items()))
+        end_to_end = max(end_to_end, again)
     if maths:
         ratio = end_to_end / sum(maths.values())
-        print(f"ratio (b)/(a): {ratio:.2f} (target <= 3; absolute target 120 s)")
+        print(f"ratio max((b), (c))/(a): {ratio:.2f} (target <= 3; absolute target 120 s)")
         mismatched = 0
         for name, states in finals.items():
             stored = dict(

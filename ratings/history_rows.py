@@ -9,6 +9,7 @@ one at a time. Elsewhere (SQLite) a batch is a plain ``bulk_create``.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +23,9 @@ class Writer:
     def __init__(self) -> None:
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
+        #: Seconds the COPYs took, and seconds the job waited for them (benchmark).
+        self.busy = 0.0
+        self.waited = 0.0
 
     def copy(self, statement: str, types: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
         self.wait()
@@ -29,6 +33,7 @@ class Writer:
         raw = connection.connection  # psycopg's own connection: COPY is its API
 
         def run() -> None:
+            started = time.perf_counter()
             try:
                 with raw.cursor() as cursor, cursor.copy(statement) as copy:
                     copy.set_types(types)
@@ -37,14 +42,17 @@ class Writer:
                         write(row)
             except BaseException as error:  # re-raised in the job's thread by wait()
                 self._error = error
+            self.busy += time.perf_counter() - started
 
         self._thread = threading.Thread(target=run, name="history-copy", daemon=True)
         self._thread.start()
 
     def wait(self) -> None:
         if self._thread is not None:
+            started = time.perf_counter()
             self._thread.join()
             self._thread = None
+            self.waited += time.perf_counter() - started
         if self._error is not None:
             error, self._error = self._error, None
             raise error

@@ -152,7 +152,9 @@ class GameRating(models.Model):
 
     # Covered by the unique (game, player, system) index, as above.
     game = models.ForeignKey("games.Game", related_name="ratings", db_index=False, **HISTORY_KEY)
-    period = models.ForeignKey(RatingPeriod, related_name="+", **HISTORY_KEY)
+    # Not indexed: only a recomputation deletes by period, once per job (a scan), while
+    # every history row written would pay for the index.
+    period = models.ForeignKey(RatingPeriod, related_name="+", db_index=False, **HISTORY_KEY)
     player = models.ForeignKey("tournaments.Player", related_name="+", **HISTORY_KEY)
     system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
     before = models.FloatField()

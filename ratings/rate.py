@@ -154,8 +154,8 @@ def _rate_game(
                 for change in rated.games:
                     game_id = records[change.index]
                     before, after = change.before, change.after
-                    for pid in sorted(after, key=by_int):
-                        add_game((game_id, period_id, ids[pid], name, before[pid], after[pid]))
+                    for pid, value in after.items():  # in seat order
+                        add_game((game_id, period_id, ids[pid], name, before[pid], value))
                 after_states = rated.states
                 for pid in players:
                     state = after_states.get(pid)
@@ -192,6 +192,8 @@ def _rate_game(
     finally:
         # Never leave a COPY running on the connection, even when rating failed.
         writer.wait()
+        timings["copy busy"] = timings.get("copy busy", 0.0) + writer.busy
+        timings["copy waited"] = timings.get("copy waited", 0.0) + writer.waited
 
 
 def _player_ratings(
@@ -231,23 +233,21 @@ def _player_ratings(
 def _rewind(start: RatingPeriod) -> list[RatingPeriod]:
     """Forget the history from ``start`` on and restore every player's state to what it
     was before it; returns the periods to rate again, in order."""
-    later = list(
-        RatingPeriod.objects.filter(closed_at__gt=start.closed_at)
-        | RatingPeriod.objects.filter(closed_at=start.closed_at, id__gte=start.id)
+    from_start = RatingPeriod.objects.filter(closed_at__gt=start.closed_at) | (
+        RatingPeriod.objects.filter(closed_at=start.closed_at, id__gte=start.id)
     )
-    later.sort(key=lambda p: (p.closed_at, p.id))
+    later = sorted(from_start, key=lambda p: (p.closed_at, p.id))
     ids = [p.pk for p in later]
-    touched: set[tuple[int, str, str]] = set()
-    for chunk in _chunks(ids):
-        touched.update(
-            PeriodRating.objects.filter(period_id__in=chunk)
-            .order_by()
-            .values_list("player_id", "system", "period__game")
-            .distinct()
-        )
-    for chunk in _chunks(ids):
-        GameRating.objects.filter(period_id__in=chunk).delete()
-        PeriodRating.objects.filter(period_id__in=chunk).delete()
+    touched: set[tuple[int, str, str]] = set(
+        PeriodRating.objects.filter(period__in=from_start)
+        .order_by()
+        .values_list("player_id", "system", "period__game")
+        .distinct()
+    )
+    # One statement per table with the periods as a subquery: GameRating has no index
+    # on its period, so this is one scan whatever the number of periods.
+    GameRating.objects.filter(period__in=from_start.values("pk")).delete()
+    PeriodRating.objects.filter(period__in=from_start.values("pk")).delete()
     if touched:
         _restore(touched)
     RatingPeriod.objects.filter(pk__in=ids).update(rated_at=None)

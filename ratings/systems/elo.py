@@ -125,33 +125,50 @@ class Elo:
     def rate_period(
         self, states: Mapping[str, EloState], games: Sequence[Game]
     ) -> PeriodResult[EloState]:
+        for game in games:
+            problem = self.check_game(game)
+            if problem is not None:
+                raise ValueError(problem)
+        return self.rate_checked(states, games)
+
+    def rate_checked(
+        self, states: Mapping[str, EloState], games: Sequence[Game]
+    ) -> PeriodResult[EloState]:
         p = self.params
         default = self.default_state()
         # The period's players in order of first appearance (a fixed order).
         before: dict[str, EloState] = {}
         for game in games:
-            problem = self.check_game(game)
-            if problem is not None:
-                raise ValueError(problem)
             for player in game.seats:
                 if player not in before:
                     before[player] = states.get(player) or default
         # Per player: (game index, weight, score - expected), in game and seat order.
         terms: dict[str, list[tuple[int, float, float]]] = {player: [] for player in before}
         played: dict[str, int] = dict.fromkeys(before, 0)
+        with_seats = p.seat_strength != 0.0
+        widest = p.max_difference
+        power = math.pow
         for index, game in enumerate(games):
-            ratings = [before[player].rating for player in game.seats]
-            offsets = self._offsets(ratings, game)
+            seats = game.seats
+            ratings = [before[player].rating for player in seats]
+            offsets = None
+            if with_seats and seat.applies(game):
+                offsets = seat.seat_offsets(ratings, p.seat_strength)
             for enc in encounters(game, p.target, p.team_target, p.score_mapping):
-                me = game.seats[enc.seat]
-                diff = (
-                    ratings[enc.seat]
-                    + offsets[enc.seat]
-                    - ratings[enc.opponent]
-                    - offsets[enc.opponent]
-                )
-                terms[me].append((index, enc.weight, enc.score - expected(diff, p.max_difference)))
-            for player in game.seats:
+                if offsets is None:
+                    diff = ratings[enc.seat] - ratings[enc.opponent]
+                else:
+                    diff = (
+                        ratings[enc.seat]
+                        + offsets[enc.seat]
+                        - ratings[enc.opponent]
+                        - offsets[enc.opponent]
+                    )
+                # expected(diff, widest), inlined: this loop runs for every encounter.
+                clipped = -widest if diff < -widest else widest if diff > widest else diff
+                chance = 1.0 / (1.0 + power(10.0, -clipped / 400.0))
+                terms[seats[enc.seat]].append((index, enc.weight, enc.score - chance))
+            for player in seats:
                 played[player] += 1
         after = dict(states)
         shares: dict[str, dict[int, float]] = {}

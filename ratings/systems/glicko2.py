@@ -151,16 +151,31 @@ def update(
     max_phi: float,
 ) -> Update:
     """Steps 3-8 for one player (Glicko-2 scale). No outcomes: only phi grows."""
-    if not outcomes:
+    rows = [(o.opponent_mu, g(o.opponent_phi), o.score, o.weight) for o in outcomes]
+    return _update(mu, phi, sigma, rows, tau, eps, max_phi)
+
+
+def _update(
+    mu: float,
+    phi: float,
+    sigma: float,
+    rows: Sequence[tuple[float, float, float, float]],
+    tau: float,
+    eps: float,
+    max_phi: float,
+) -> Update:
+    """``update`` on plain rows (opponent mu, g(opponent phi), score, weight): a period
+    computes g once per player rather than once per encounter."""
+    if not rows:
         return Update(mu, min(math.sqrt(phi * phi + sigma * sigma), max_phi), sigma, ())
-    gs = [g(o.opponent_phi) for o in outcomes]
-    es = [expected(mu, o.opponent_mu, o.opponent_phi) for o in outcomes]
+    exp = math.exp
     inv_v = 0.0
     pull = 0.0
     terms = []
-    for outcome, g_j, e_j in zip(outcomes, gs, es, strict=True):
-        inv_v += outcome.weight * g_j * g_j * e_j * (1.0 - e_j)
-        term = outcome.weight * g_j * (outcome.score - e_j)
+    for opponent_mu, g_j, score, weight in rows:
+        e_j = 1.0 / (1.0 + exp(-g_j * (mu - opponent_mu)))
+        inv_v += weight * g_j * g_j * e_j * (1.0 - e_j)
+        term = weight * g_j * (score - e_j)
         terms.append(term)
         pull += term
     v = 1.0 / inv_v
@@ -170,7 +185,7 @@ def update(
     phi_new = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
     phi2 = phi_new * phi_new
     mu_new = mu + phi2 * pull
-    return Update(mu_new, phi_new, sigma_new, tuple(phi2 * term for term in terms))
+    return Update(mu_new, phi_new, sigma_new, tuple([phi2 * term for term in terms]))
 
 
 class Glicko2:
@@ -221,37 +236,50 @@ class Glicko2:
     def rate_period(
         self, states: Mapping[str, Glicko2State], games: Sequence[Game]
     ) -> PeriodResult[Glicko2State]:
-        p = self.params
-        default = self.default_state()
-        # The period's players in order of first appearance (a fixed order), on the
-        # Glicko-2 scale, with their volatility.
-        scaled: dict[str, tuple[float, float, float]] = {}
         for game in games:
             problem = self.check_game(game)
             if problem is not None:
                 raise ValueError(problem)
+        return self.rate_checked(states, games)
+
+    def rate_checked(
+        self, states: Mapping[str, Glicko2State], games: Sequence[Game]
+    ) -> PeriodResult[Glicko2State]:
+        p = self.params
+        default = self.default_state()
+        # The period's players in order of first appearance (a fixed order), on the
+        # Glicko-2 scale: mu, phi, volatility and g(phi).
+        scaled: dict[str, tuple[float, float, float, float]] = {}
+        for game in games:
             for player in game.seats:
                 if player not in scaled:
                     state = states.get(player) or default
                     mu, phi = self._scaled(state)
-                    scaled[player] = (mu, phi, state.volatility)
-        outcomes: dict[str, list[Outcome]] = {player: [] for player in scaled}
+                    scaled[player] = (mu, phi, state.volatility, g(phi))
+        # Per player: (opponent mu, g(opponent phi), score, weight) and the game index.
+        rows: dict[str, list[tuple[float, float, float, float]]] = {p: [] for p in scaled}
         origin: dict[str, list[int]] = {player: [] for player in scaled}
+        with_seats = p.seat_strength != 0.0
         for index, game in enumerate(games):
-            mus = [scaled[player][0] for player in game.seats]
-            offsets = self._offsets(mus, game)
+            seats = game.seats
+            offsets = None
+            if with_seats and seat.applies(game):
+                offsets = seat.seat_offsets([scaled[pl][0] for pl in seats], p.seat_strength)
             for enc in encounters(game, p.target, p.team_target, p.score_mapping):
-                me, them = game.seats[enc.seat], game.seats[enc.opponent]
-                opponent_mu = scaled[them][0] + offsets[enc.opponent] - offsets[enc.seat]
-                outcomes[me].append(Outcome(opponent_mu, scaled[them][1], enc.score, enc.weight))
+                me, them = seats[enc.seat], seats[enc.opponent]
+                opponent = scaled[them]
+                opponent_mu = opponent[0]
+                if offsets is not None:
+                    opponent_mu = opponent_mu + offsets[enc.opponent] - offsets[enc.seat]
+                rows[me].append((opponent_mu, opponent[3], enc.score, enc.weight))
                 origin[me].append(index)
         after = {
             player: self._idle(state) for player, state in states.items() if player not in scaled
         }
         shares: dict[str, dict[int, float]] = {}
         max_phi = p.max_rd / SCALE
-        for player, (mu, phi, sigma) in scaled.items():
-            result = update(mu, phi, sigma, outcomes[player], p.tau, p.epsilon, max_phi)
+        for player, (mu, phi, sigma, _) in scaled.items():
+            result = _update(mu, phi, sigma, rows[player], p.tau, p.epsilon, max_phi)
             after[player] = Glicko2State(
                 CENTER + SCALE * result.mu, SCALE * result.phi, result.sigma
             )
@@ -259,7 +287,7 @@ class Glicko2:
             for index, share in zip(origin[player], result.shares, strict=True):
                 per_game[index] = per_game.get(index, 0.0) + SCALE * share
             shares[player] = per_game
-        start = {player: CENTER + SCALE * mu for player, (mu, _, _) in scaled.items()}
+        start = {player: CENTER + SCALE * values[0] for player, values in scaled.items()}
         return PeriodResult(after, chain_changes(games, start, after, shares))
 
     # --- predictions -----------------------------------------------------------------
