@@ -8,7 +8,9 @@ still to play), then:
 1. `wrk` with many connections on `/healthz` (one `SELECT 1`): the server's ceiling;
 2. the same on `/api/v1/tournaments/<slug>/standings/`, each connection sending back
    the last ETag it saw (If-None-Match), while a writer enters one result through the
-   API every `--write-every` seconds, so the ETag keeps changing;
+   API every `--write-every` seconds into the round being played, and every
+   `--change-every` seconds corrects one in a closed round instead, which changes the
+   standings and so every poller's ETag;
 
 and reports requests/s, p50/p95/p99 latency, the share of 304s and the ratio of the two
 throughputs. It also profiles one poll in-process (queries and time, 200 and 304).
@@ -31,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -115,13 +118,22 @@ def build(players: int, rounds: int) -> dict[str, Any]:
         for i, p in enumerate(people)
     )
     open_games: list[int] = []
+    closed_games: list[int] = []
     for number in range(1, rounds + 2):
         closed = number <= rounds
         tables, made = bulk_round(tournament, number, entries, rng, closed=closed)
-        if not closed:
-            two_seat = {tb.pk for i, tb in enumerate(tables) if i < len(tables) - 1}
-            open_games = [g.pk for g in made if g.table_id in two_seat]
-    return {"slug": tournament.slug, "token": token, "open_games": open_games}
+        two_seat = {tb.pk for i, tb in enumerate(tables) if i < len(tables) - 1}
+        games = [g.pk for g in made if g.table_id in two_seat]
+        if closed:
+            closed_games = games
+        else:
+            open_games = games
+    return {
+        "slug": tournament.slug,
+        "token": token,
+        "open_games": open_games,
+        "closed_games": closed_games,
+    }
 
 
 def profile(slug: str) -> dict[str, Any]:
@@ -184,21 +196,47 @@ def run_wrk(url: str, seconds: int, clients: int, lua: Path, think_ms: int = 0) 
 
 
 class Writer(threading.Thread):
-    """Enters one result through the API every `every` seconds until stopped."""
+    """Enters one result through the API every `every` seconds until stopped: results of
+    the round being played, and every `change_every` seconds instead a correction in
+    the last closed round, which changes the standings (and so every poller's ETag)."""
 
-    def __init__(self, port: int, token: str, games: list[int], every: float) -> None:
+    def __init__(
+        self,
+        port: int,
+        token: str,
+        games: list[int],
+        every: float,
+        closed: Sequence[int] = (),
+        change_every: float = 0.0,
+    ) -> None:
         super().__init__(daemon=True)
         self.port, self.token, self.games, self.every = port, token, games, every
+        self.closed = list(closed)
+        self.nth = max(1, round(change_every / every)) if change_every and closed else 0
         self.stop = threading.Event()
         self.ok = 0
+        self.changes = 0
         self.failed: list[int] = []
+
+    def _next(self) -> list[tuple[int, list[int]]]:
+        """(game, pieces out) to write, in order."""
+        plan: list[tuple[int, list[int]]] = []
+        corrections = 0
+        for tick, game in enumerate(self.games, start=1):
+            if self.nth and tick % self.nth == 0:
+                closed = self.closed[corrections % len(self.closed)]
+                # Alternate between two results so that every correction changes it.
+                plan.append((closed, [3, corrections // len(self.closed) % 2]))
+                corrections += 1
+            plan.append((game, [3, random.randint(0, 2)]))
+        return plan
 
     def run(self) -> None:
         conn = http.client.HTTPConnection(HOST, self.port, timeout=10)
-        for game in self.games:
+        for game, out in self._next():
             if self.stop.wait(self.every):
                 break
-            body = json.dumps({"out": [3, random.randint(0, 2)], "finished": True})
+            body = json.dumps({"out": out, "finished": True})
             try:
                 conn.request(
                     "PUT",
@@ -219,6 +257,7 @@ class Writer(threading.Thread):
                 continue
             if response.status == 200:
                 self.ok += 1
+                self.changes += game in self.closed
             else:
                 self.failed.append(response.status)
 
@@ -232,6 +271,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--write-every", type=float, default=0.5)
+    parser.add_argument(
+        "--change-every",
+        type=float,
+        default=5.0,
+        help="seconds between corrections in a closed round (they change the standings)",
+    )
     parser.add_argument("--think-ms", type=int, default=50, help="pause per poll, paced run")
     parser.add_argument("--profile-only", action="store_true", help="build, profile, stop")
     args = parser.parse_args()
@@ -306,7 +351,14 @@ def main() -> None:
         print(f"/healthz: {json.dumps(trivial)}", flush=True)
         games = world["open_games"]
         half = len(games) // 2
-        writer = Writer(port, world["token"], games[:half], args.write_every)
+        writer = Writer(
+            port,
+            world["token"],
+            games[:half],
+            args.write_every,
+            world["closed_games"],
+            args.change_every,
+        )
         writer.start()
         polled = run_wrk(standings, args.seconds, args.clients, lua)
         writer.stop.set()
@@ -315,7 +367,14 @@ def main() -> None:
         print(f"writes: {writer.ok} ok, failed: {writer.failed[:10]}", flush=True)
         # The same pollers, each waiting --think-ms between two polls: latency at a
         # given offered load rather than at saturation.
-        paced_writer = Writer(port, world["token"], games[half:], args.write_every)
+        paced_writer = Writer(
+            port,
+            world["token"],
+            games[half:],
+            args.write_every,
+            world["closed_games"][::-1],
+            args.change_every,
+        )
         paced_writer.start()
         paced = run_wrk(standings, args.seconds, args.clients, lua, args.think_ms)
         paced_writer.stop.set()
@@ -332,10 +391,12 @@ def main() -> None:
             f"  /healthz:  {trivial['rps']:.0f} req/s, p50 {trivial['p50_ms']:.1f} ms, "
             f"p95 {trivial['p95_ms']:.1f} ms, p99 {trivial['p99_ms']:.1f} ms\n"
             f"  ratio standings / healthz: {ratio:.2f}\n"
-            f"  writes during the run: {writer.ok} ({len(writer.failed)} failed)\n"
+            f"  writes during the run: {writer.ok} ({len(writer.failed)} failed), of which "
+            f"{writer.changes} changed the standings\n"
             f"  paced ({args.clients} clients, {args.think_ms} ms between polls): "
             f"{paced['rps']:.0f} req/s, p50 {paced['p50_ms']:.1f} ms, p95 "
-            f"{paced['p95_ms']:.1f} ms, p99 {paced['p99_ms']:.1f} ms, writes {paced_writer.ok}\n"
+            f"{paced['p95_ms']:.1f} ms, p99 {paced['p99_ms']:.1f} ms, writes {paced_writer.ok} "
+            f"({len(paced_writer.failed)} failed, {paced_writer.changes} changed the standings)\n"
             f"  target >= 1000 req/s and p95 < 50 ms: saturated "
             f"{'met' if polled['rps'] >= 1000 and polled['p95_ms'] < 50 else 'MISSED'}, paced "
             f"{'met' if paced['rps'] >= 1000 and paced['p95_ms'] < 50 else 'MISSED'}",

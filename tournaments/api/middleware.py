@@ -45,7 +45,7 @@ class StandingsPollMiddleware:
         snapshot = database_snapshot()
         if snapshot is None or known[0] != snapshot:
             return None
-        etag = quote_etag(standings_stamps(known[1], snapshot=snapshot)[0])
+        etag = quote_etag(standings_stamps(known[1], snapshot=snapshot)[1])
         if seen != etag:
             return None
         response = HttpResponseNotModified()

@@ -349,8 +349,11 @@ class StandingsView(TournamentScoped, APIView):
     @extend_schema(responses={200: OpenApiResponse(description="standings rows with tie-breaks")})
     def get(self, request: Request, slug: str) -> HttpResponse:
         tournament = self.tournament()
-        stamp, content = standings_stamps(tournament, snapshot=self._snapshot)
-        etag = quote_etag(stamp)
+        # The ETag names the body, which depends only on the content stamp: a result in
+        # the round being played leaves the standings (closed rounds only) unchanged, so
+        # pollers keep their 304s instead of all fetching the same bytes again.
+        content = standings_stamps(tournament, snapshot=self._snapshot)[1]
+        etag = quote_etag(content)
         response: HttpResponse
         if request.headers.get("If-None-Match") == etag:
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
