@@ -2,6 +2,8 @@
 package) for multi-player rankings and teams, with its win probabilities.
 
 Games are rated one after another (the model is online); a period only groups them.
+The updates come from plackett_luce.py, our bit-identical copy of the package's update
+without its per-call copying; win probabilities still come from the package.
 
 The margin mapping. ``openskill`` turns ``scores`` into ranks, so 4:2, 5:1 and 6:0 give
 the same update; its ``margin`` option rescales the gap between the two players' mu
@@ -30,6 +32,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from . import plackett_luce
 from .base import Game, GameChange, PeriodResult
 from .decompose import game_problem, side_scores, sides
 from .jsonio import replace_from_json, to_json
@@ -94,20 +97,30 @@ def competition_ranks(scores: Sequence[float]) -> list[float]:
 
 
 class OpenSkillPL:
-    """Plackett-Luce from ``openskill``, one game at a time."""
+    """Plackett-Luce, one game at a time: updates by our bit-identical copy of the
+    ``openskill`` update (plackett_luce.py), win probabilities by the package."""
 
     name = "openskill"
 
     def __init__(self, params: OpenSkillParams | None = None) -> None:
         self.params = params or OpenSkillParams()
         p = self.params
+        margin = p.margin if p.margin_mapping == "margin" else 0.0
         self.model = PlackettLuce(
             mu=p.mu,
             sigma=p.sigma,
             beta=p.beta,
             kappa=p.kappa,
             tau=p.tau,
-            margin=p.margin if p.margin_mapping == "margin" else 0.0,
+            margin=margin,
+            limit_sigma=p.limit_sigma,
+        )
+        # The same numbers as the package model holds them (it stores floats).
+        self.update = plackett_luce.Model(
+            beta=float(p.beta),
+            kappa=float(p.kappa),
+            tau=float(p.tau),
+            margin=float(margin),
             limit_sigma=p.limit_sigma,
         )
 
@@ -141,6 +154,7 @@ class OpenSkillPL:
     def _teams(
         self, states: Mapping[str, OpenSkillState], game: Game
     ) -> list[list[PlackettLuceRating]]:
+        """The package's rating objects, for its predictions."""
         default = self.default_state()
         teams = []
         for side in sides(game):
@@ -152,45 +166,49 @@ class OpenSkillPL:
         return teams
 
     def _rate_game(
-        self, states: Mapping[str, OpenSkillState], game: Game
+        self, states: Mapping[str, OpenSkillState], game: Game, default: OpenSkillState
     ) -> dict[str, OpenSkillState]:
         p = self.params
-        teams = self._teams(states, game)
+        seats = game.seats
+        game_sides = sides(game)
+        teams = []
+        for side in game_sides:
+            team = []
+            for seat in side:
+                state = states.get(seats[seat]) or default
+                team.append((state.mu, state.sigma))
+            teams.append(team)
         scores = side_scores(game, p.target, p.team_target)
         if p.margin_mapping == "margin":
-            rated = self.model.rate(teams, scores=scores)
-            return _collect(game, rated)
-        ranked = self.model.rate(teams, ranks=competition_ranks(scores))
+            rated = plackett_luce.rate(self.update, teams, scores=scores)
+            return _collect(seats, game_sides, rated)
+        ranks = competition_ranks(scores)
         weight = 1.0
         if p.margin_mapping == "blend":
             target = p.target if game.teams is None else p.team_target
             weight = blend_weight(scores, target)
         if weight >= 1.0:
-            return _collect(game, ranked)
-        tied = self.model.rate(teams, ranks=[1.0] * len(teams))
+            return _collect(seats, game_sides, plackett_luce.rate(self.update, teams, ranks))
         if weight <= 0.0:
-            return _collect(game, tied)
-        win, draw = _collect(game, ranked), _collect(game, tied)
-        return {
-            player: OpenSkillState(
-                weight * win[player].mu + (1.0 - weight) * draw[player].mu,
-                weight * win[player].sigma + (1.0 - weight) * draw[player].sigma,
-            )
-            for player in game.seats
-        }
+            # Only a draw of all sides spreads no score, and then the ranks are all
+            # equal: the ranked update is this same draw.
+            drawn = plackett_luce.rate(self.update, teams, [1.0] * len(teams))
+            return _collect(seats, game_sides, drawn)
+        ranked, drawn = plackett_luce.rate_ranked_and_drawn(self.update, teams, ranks)
+        return _blended(seats, game_sides, ranked, drawn, weight)
 
     def rate_period(
         self, states: Mapping[str, OpenSkillState], games: Sequence[Game]
     ) -> PeriodResult[OpenSkillState]:
         current = dict(states)
         changes = []
+        default = self.default_state()
         for index, game in enumerate(games):
             problem = self.check_game(game)
             if problem is not None:
                 raise ValueError(problem)
-            default = self.default_state()
             start = {player: (current.get(player) or default).rating for player in game.seats}
-            new = self._rate_game(current, game)
+            new = self._rate_game(current, game, default)
             current.update(new)
             changes.append(
                 GameChange(index, start, {player: new[player].rating for player in game.seats})
@@ -207,9 +225,33 @@ class OpenSkillPL:
         return float(self.model.predict_win([teams[a], teams[b]])[0])
 
 
-def _collect(game: Game, rated: list[list[PlackettLuceRating]]) -> dict[str, OpenSkillState]:
+def _collect(
+    seats: Sequence[str],
+    game_sides: Sequence[Sequence[int]],
+    rated: list[list[plackett_luce.Rating]],
+) -> dict[str, OpenSkillState]:
+    """The new states by player; float() because limit_sigma hands back a player's own
+    sigma, which may have been given as an int."""
     result = {}
-    for side, team in zip(sides(game), rated, strict=True):
-        for seat, rating in zip(side, team, strict=True):
-            result[game.seats[seat]] = OpenSkillState(float(rating.mu), float(rating.sigma))
+    for side, team in zip(game_sides, rated, strict=True):
+        for seat, (mu, sigma) in zip(side, team, strict=True):
+            result[seats[seat]] = OpenSkillState(float(mu), float(sigma))
+    return result
+
+
+def _blended(
+    seats: Sequence[str],
+    game_sides: Sequence[Sequence[int]],
+    ranked: list[list[plackett_luce.Rating]],
+    drawn: list[list[plackett_luce.Rating]],
+    weight: float,
+) -> dict[str, OpenSkillState]:
+    """``weight`` of the ranked update and the rest of the draw, for every player."""
+    result = {}
+    for side, won, tied in zip(game_sides, ranked, drawn, strict=True):
+        for seat, (win_mu, win_sigma), (draw_mu, draw_sigma) in zip(side, won, tied, strict=True):
+            result[seats[seat]] = OpenSkillState(
+                weight * win_mu + (1.0 - weight) * draw_mu,
+                weight * win_sigma + (1.0 - weight) * draw_sigma,
+            )
     return result
