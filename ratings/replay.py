@@ -69,10 +69,14 @@ def rate_one_period(
         why = "the period has no games" if not games else "the period has no valid games"
         skipped.append(_skip(index, None, why))
         return RatedPeriod(index, dict(states), (), tuple(skipped))
-    result = system.rate_period(states, valid)
-    changes = tuple(
-        GameChange(positions[change.index], change.before, change.after) for change in result.games
-    )
+    result = system.rate_checked(states, valid)
+    if len(valid) == len(games):
+        changes = result.games  # nothing skipped: the indexes are the input positions
+    else:
+        changes = tuple(
+            GameChange(positions[change.index], change.before, change.after)
+            for change in result.games
+        )
     return RatedPeriod(index, result.states, changes, tuple(skipped))
 
 

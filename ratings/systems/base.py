@@ -76,6 +76,11 @@ class RatingSystem(Protocol[S]):
         ``games`` (players who did not play may change too, e.g. Glicko-2's RD)."""
         ...
 
+    def rate_checked(self, states: Mapping[str, S], games: Sequence[Game]) -> PeriodResult[S]:
+        """``rate_period`` for games that ``check_game`` has already accepted (the
+        replay checks every game once, to skip bad ones with a reason)."""
+        ...
+
     def win_probabilities(self, states: Mapping[str, S], game: Game) -> list[float]:
         """Chance of each side (seat, or team when ``game.teams`` is set) to finish
         first, from the states before the game; ``game.out`` is ignored."""

@@ -200,13 +200,19 @@ class OpenSkillPL:
     def rate_period(
         self, states: Mapping[str, OpenSkillState], games: Sequence[Game]
     ) -> PeriodResult[OpenSkillState]:
+        for game in games:
+            problem = self.check_game(game)
+            if problem is not None:
+                raise ValueError(problem)
+        return self.rate_checked(states, games)
+
+    def rate_checked(
+        self, states: Mapping[str, OpenSkillState], games: Sequence[Game]
+    ) -> PeriodResult[OpenSkillState]:
         current = dict(states)
         changes = []
         default = self.default_state()
         for index, game in enumerate(games):
-            problem = self.check_game(game)
-            if problem is not None:
-                raise ValueError(problem)
             start = {player: (current.get(player) or default).rating for player in game.seats}
             new = self._rate_game(current, game, default)
             current.update(new)
