@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -23,7 +23,7 @@ from django.utils import timezone
 from ratings.history_rows import Rows, Writer
 from ratings.models import GameRating, PeriodRating, PlayerRating, RatingLedger, RatingPeriod
 from ratings.periods import periods_games
-from ratings.replay import rate_one_period
+from ratings.replay import RatedPeriod, rate_one_period
 from ratings.systems import SYSTEM_NAMES, make_system
 
 logger = logging.getLogger("ratings")
@@ -86,6 +86,102 @@ def _rate(periods: Sequence[RatingPeriod], ledgers: dict[str, RatingLedger]) -> 
     last_timings.update(timings)
 
 
+class _Chain:
+    """One rating system's chain through a job's periods: the players' states in memory
+    from one period to the next (exactly what the next period would read back from the
+    database), their game counts, and the state each player ends on."""
+
+    def __init__(
+        self, name: str, params: dict[str, Any], stored: list[tuple[int, int, Any, int]]
+    ) -> None:
+        self.name = name
+        self.system = make_system(name, params)
+        self.default = self.system.default_state()
+        self.deviation = _deviation_of(self.default)
+        self.rows = {str(player_id): (pk, games) for pk, player_id, _, games in stored}
+        self.known = {
+            str(player_id): self.system.state_from_json(state) for _, player_id, state, _ in stored
+        }
+        self.games_total = {pid: games for pid, (_, games) in self.rows.items()}
+        self.last: dict[str, tuple[Any, dict[str, Any], RatingPeriod]] = {}
+        self.seconds = 0.0
+
+    def rate(
+        self,
+        period: RatingPeriod,
+        games: Sequence[Any],
+        players: Sequence[str],
+        played: dict[str, int],
+        ids: dict[str, int],
+        add_period: Callable[[tuple[Any, ...]], None],
+    ) -> RatedPeriod[Any]:
+        """Rate one period; its players' period rows go to ``add_period``."""
+        known = self.known
+        # Only the period's players are passed: a player's deviation grows over the
+        # periods she plays in, not over every period of every club (docs/ratings.md).
+        states = {pid: known[pid] for pid in players if pid in known}
+        rated = rate_one_period(self.system, states, games)
+        after_states = rated.states
+        to_json, deviation, default = self.system.state_to_json, self.deviation, self.default
+        games_total, last, name, period_id = self.games_total, self.last, self.name, period.pk
+        for pid in players:
+            state = after_states.get(pid)
+            if state is None:
+                continue
+            state_json = to_json(state)
+            add_period(
+                (
+                    period_id,
+                    ids[pid],
+                    name,
+                    states.get(pid, default).rating,
+                    state.rating,
+                    deviation(state),
+                    state_json,
+                    played[pid],
+                )
+            )
+            known[pid] = state
+            games_total[pid] = games_total.get(pid, 0) + played[pid]
+            last[pid] = (state, state_json, period)
+        return rated
+
+
+def _game_rows(
+    records: Sequence[int],
+    period_id: int,
+    ids: dict[str, int],
+    rated_by: Sequence[RatedPeriod[Any]],
+    count: int,
+) -> Iterator[tuple[Any, ...]]:
+    """One GameRating row per game and player with every system's (before, after), in
+    game and seat order. ``count`` is the number of games in the period."""
+    if all(len(rated.games) == count for rated in rated_by):
+        # The common case: no system skipped a game, so the changes line up.
+        for changes in zip(*(rated.games for rated in rated_by), strict=True):
+            first = changes[0]
+            head = (records[first.index], period_id)
+            for pid in first.after:
+                cells: list[Any] = [*head, ids[pid]]
+                for change in changes:
+                    cells.append(change.before[pid])
+                    cells.append(change.after[pid])
+                yield tuple(cells)
+        return
+    width = 2 * len(rated_by)
+    merged: dict[int, dict[str, list[float | None]]] = {}
+    for at, rated in enumerate(rated_by):
+        for change in rated.games:
+            seats = merged.setdefault(change.index, {})
+            for pid, value in change.after.items():
+                pair = seats.setdefault(pid, [None] * width)
+                pair[2 * at] = change.before[pid]
+                pair[2 * at + 1] = value
+    for index in sorted(merged):
+        for pid, pairs in merged[index].items():
+            yield (records[index], period_id, ids[pid], *pairs)
+
+
 def _rate_game(
     game_name: str,
     periods: Sequence[RatingPeriod],
@@ -102,10 +198,10 @@ def _rate_game(
                     ids[pid] = int(pid)
     stored = _stored(sorted(ids.values()), game_name)
     timings["read"] = timings.get("read", 0.0) + time.perf_counter() - clock
+    chains = [_Chain(name, ledgers[name].params, stored[name]) for name in SYSTEM_NAMES]
     writer = Writer()
-    game_rows = Rows(
-        GameRating, ("game_id", "period_id", "player_id", "system", "before", "after"), writer
-    )
+    game_columns = [column for name in SYSTEM_NAMES for column in GameRating.columns(name)]
+    game_rows = Rows(GameRating, ("game_id", "period_id", "player_id", *game_columns), writer)
     period_rows = Rows(
         PeriodRating,
         (
@@ -121,77 +217,46 @@ def _rate_game(
         writer,
     )
     by_int = int
+    clock = time.perf_counter()
     try:
-        for name in SYSTEM_NAMES:
-            clock = time.perf_counter()
-            system = make_system(name, ledgers[name].params)
-            default = system.default_state()
-            deviation = _deviation_of(default)
-            to_json = system.state_to_json
-            rows = {str(player_id): (pk, games) for pk, player_id, _, games in stored[name]}
-            # Each player's state as the next period would read it back from the database.
-            known = {
-                str(player_id): system.state_from_json(state)
-                for _, player_id, state, _ in stored[name]
-                if str(player_id) in ids
-            }
-            games_total = {pid: games for pid, (_, games) in rows.items()}
-            last: dict[str, tuple[Any, dict[str, Any], RatingPeriod]] = {}
-            add_game = game_rows.append
-            add_period = period_rows.append
-            for period, source in zip(periods, loaded, strict=True):
-                played: dict[str, int] = {}
-                for game in source.games:
-                    for pid in game.seats:
-                        played[pid] = played.get(pid, 0) + 1
-                players = sorted(played, key=by_int)
-                # Only the period's players are passed: a player's deviation grows over the
-                # periods she plays in, not over every period of every club (docs/ratings.md).
-                states = {pid: known[pid] for pid in players if pid in known}
-                rated = rate_one_period(system, states, source.games)
-                records = source.records
-                period_id = period.pk
-                for change in rated.games:
-                    game_id = records[change.index]
-                    before, after = change.before, change.after
-                    for pid, value in after.items():  # in seat order
-                        add_game((game_id, period_id, ids[pid], name, before[pid], value))
-                after_states = rated.states
-                for pid in players:
-                    state = after_states.get(pid)
-                    if state is None:
-                        continue
-                    state_json = to_json(state)
-                    add_period(
-                        (
-                            period_id,
-                            ids[pid],
-                            name,
-                            states.get(pid, default).rating,
-                            state.rating,
-                            deviation(state),
-                            state_json,
-                            played[pid],
-                        )
-                    )
-                    known[pid] = state
-                    games_total[pid] = games_total.get(pid, 0) + played[pid]
-                    last[pid] = (state, state_json, period)
-                if len(game_rows.rows) >= ROWS_PER_WRITE:
-                    game_rows.flush()
-                if len(period_rows.rows) >= ROWS_PER_WRITE:
-                    period_rows.flush()
-                if name == SYSTEM_NAMES[0]:
-                    period.games = len(source.games)
-                    period.skipped = [{"game": s.game, "reason": s.reason} for s in rated.skipped]
-            game_rows.flush()
-            period_rows.flush()
-            writer.wait()
-            _player_ratings(game_name, name, last, rows, games_total, deviation)
-            timings[name] = timings.get(name, 0.0) + time.perf_counter() - clock
+        for period, source in zip(periods, loaded, strict=True):
+            played: dict[str, int] = {}
+            for game in source.games:
+                for pid in game.seats:
+                    played[pid] = played.get(pid, 0) + 1
+            players = sorted(played, key=by_int)
+            rated_by = []
+            for chain in chains:
+                started = time.perf_counter()
+                rated_by.append(
+                    chain.rate(period, source.games, players, played, ids, period_rows.append)
+                )
+                chain.seconds += time.perf_counter() - started
+            game_rows.rows.extend(
+                _game_rows(source.records, period.pk, ids, rated_by, len(source.games))
+            )
+            period.games = len(source.games)
+            period.skipped = [{"game": s.game, "reason": s.reason} for s in rated_by[0].skipped]
+            if len(game_rows.rows) >= ROWS_PER_WRITE:
+                game_rows.flush()
+            if len(period_rows.rows) >= ROWS_PER_WRITE:
+                period_rows.flush()
+        game_rows.flush()
+        period_rows.flush()
+        writer.wait()
+        for chain in chains:
+            _player_ratings(
+                game_name, chain.name, chain.last, chain.rows, chain.games_total, chain.deviation
+            )
     finally:
         # Never leave a COPY running on the connection, even when rating failed.
         writer.wait()
+        for chain in chains:
+            timings[chain.name] = timings.get(chain.name, 0.0) + chain.seconds
+        total = time.perf_counter() - clock
+        timings["history rows"] = (
+            timings.get("history rows", 0.0) + total - sum(chain.seconds for chain in chains)
+        )
         timings["copy busy"] = timings.get("copy busy", 0.0) + writer.busy
         timings["copy waited"] = timings.get("copy waited", 0.0) + writer.waited
 

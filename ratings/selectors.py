@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from ratings.models import GameRating, PeriodRating, PlayerRating
@@ -82,8 +82,13 @@ def player_history(*, player_id: int, system: str, game: str = "pentagame") -> l
 def player_game_changes(
     *, player_id: int, system: str, game: str = "pentagame", limit: int = 50
 ) -> QuerySet[GameRating]:
+    """The player's latest games rated by ``system``, each with ``before`` and ``after``."""
+    before, after = GameRating.columns(system)
     return (
-        GameRating.objects.filter(player_id=player_id, system=system, period__game=game)
+        GameRating.objects.filter(
+            player_id=player_id, period__game=game, **{f"{after}__isnull": False}
+        )
+        .annotate(before=F(before), after=F(after))
         .select_related("game__table__round__tournament")
         .order_by("-period__closed_at", "-game_id")[:limit]
     )

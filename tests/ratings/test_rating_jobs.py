@@ -8,6 +8,7 @@ from games.models import Game
 from ratings.models import GameRating, PeriodRating, PlayerRating, RatingJob, RatingPeriod
 from ratings.periods import period_for_round
 from ratings.rate import period_rate, ratings_recompute
+from ratings.systems import SYSTEM_NAMES
 from tests.factories import tournament_with_players
 from tournaments.services.results import game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
@@ -78,10 +79,9 @@ def test_editing_an_old_result_recomputes_from_that_round(django_capture_on_comm
     after_edit = snapshot()
     ratings_recompute()
     assert snapshot() == after_edit
-    change = GameRating.objects.get(
-        game=game, system="elo", player=game.table.seats.get(position=2).entry.player
-    )
-    assert change.after > change.before  # seat 2 now won that game
+    change = GameRating.objects.get(game=game, player=game.table.seats.get(position=2).entry.player)
+    before, after = change.change("elo")
+    assert after > before  # seat 2 now won that game
 
 
 def test_a_job_that_dies_halfway_leaves_nothing_and_can_run_again(
@@ -186,18 +186,15 @@ def _reference_rate(periods: list[RatingPeriod]) -> None:
             for g in source.games:
                 for p in g.seats:
                     played[p] = played.get(p, 0) + 1
-            GameRating.objects.bulk_create(
-                GameRating(
-                    game_id=source.records[change.index],
-                    period=period,
-                    player_id=int(pid),
-                    system=name,
-                    before=change.before[pid],
-                    after=change.after[pid],
-                )
-                for change in rated.games
-                for pid in sorted(change.after, key=int)
-            )
+            before_column, after_column = GameRating.columns(name)
+            for change in rated.games:
+                for pid in sorted(change.after, key=int):
+                    row, _ = GameRating.objects.get_or_create(
+                        game_id=source.records[change.index], player_id=int(pid), period=period
+                    )
+                    setattr(row, before_column, change.before[pid])
+                    setattr(row, after_column, change.after[pid])
+                    row.save()
             for pid in players:
                 if pid not in rated.states:
                     continue
@@ -248,7 +245,10 @@ def everything() -> dict[str, list[tuple]]:
         ),
         "games": sorted(
             GameRating.objects.values_list(
-                "game_id", "period_id", "player_id", "system", "before", "after"
+                "game_id",
+                "period_id",
+                "player_id",
+                *(column for name in SYSTEM_NAMES for column in GameRating.columns(name)),
             )
         ),
         "rated": sorted(
@@ -309,3 +309,9 @@ def test_each_game_of_the_family_has_its_own_ratings(django_capture_on_commit_ca
     assert gain[winner] > 0 and sum(gain.values()) == pytest.approx(0)
     assert {r.player_id for r in leaderboard(system="elo", game="pantarei")} == set(gain)
     assert not set(gain) & {r.player_id for r in leaderboard(system="elo")}
+
+
+def test_game_history_has_a_before_and_after_column_for_every_system():
+    for name in SYSTEM_NAMES:
+        for column in GameRating.columns(name):
+            assert GameRating._meta.get_field(column).null  # empty when skipped there
