@@ -11,9 +11,11 @@ the end. ``docs/benchmarks.md`` has the figures.
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from django.db import transaction
@@ -68,14 +70,31 @@ def _stored(player_ids: Sequence[int], game: str) -> dict[str, list[tuple[int, i
     return found
 
 
+@contextmanager
+def _without_cycle_collection() -> Iterator[None]:
+    """A job keeps millions of objects alive at once (the games it read, the states,
+    the history rows waiting to be written), none of them in reference cycles; Python's
+    cycle collector would scan them all again and again as they pile up (a third of
+    the time of a million-game recomputation). Plain reference counting still frees
+    everything; collection resumes after the job."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _rate(periods: Sequence[RatingPeriod], ledgers: dict[str, RatingLedger]) -> None:
     """Rate the periods in order; each game of the family is a chain of its own."""
     by_game: dict[str, list[RatingPeriod]] = {}
     for period in periods:
         by_game.setdefault(period.game, []).append(period)
     timings: dict[str, float] = {}
-    for game, group in sorted(by_game.items()):
-        _rate_game(game, group, ledgers, timings)
+    with _without_cycle_collection():
+        for game, group in sorted(by_game.items()):
+            _rate_game(game, group, ledgers, timings)
     clock = time.perf_counter()
     now = timezone.now()
     for period in periods:
