@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db import DataError
 from django.db.models import Q, QuerySet
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from django.utils.http import http_date, quote_etag
 from django_filters.rest_framework import DjangoFilterBackend
@@ -349,23 +349,36 @@ class StandingsView(TournamentScoped, APIView):
     @extend_schema(responses={200: OpenApiResponse(description="standings rows with tie-breaks")})
     def get(self, request: Request, slug: str) -> HttpResponse:
         tournament = self.tournament()
+        content = standings_stamps(tournament, snapshot=self._snapshot)[1]
+        response = self.answer(tournament, content, request.headers.get("If-None-Match"))
+        assert response is not None  # rendering allowed: always an answer
+        return response
+
+    @classmethod
+    def answer(
+        cls, tournament: Tournament, content: str, seen: str | None, *, render: bool = True
+    ) -> HttpResponse | None:
+        """304 for a matching ETag, else the standings body, rendered once per content
+        stamp and process. With ``render=False`` (the early path in middleware.py), None
+        when the body is not rendered yet."""
         # The ETag names the body, which depends only on the content stamp: a result in
         # the round being played leaves the standings (closed rounds only) unchanged, so
         # pollers keep their 304s instead of all fetching the same bytes again.
-        content = standings_stamps(tournament, snapshot=self._snapshot)[1]
         etag = quote_etag(content)
         response: HttpResponse
-        if request.headers.get("If-None-Match") == etag:
-            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+        if seen == etag:
+            response = HttpResponseNotModified()
         else:
             key = (tournament.pk, content)
-            body = self._rendered.get(key)
+            body = cls._rendered.get(key)
             if body is None:
+                if not render:
+                    return None
                 standings = tournament_standings(tournament=tournament)
                 body = JSONRenderer().render(standings.as_json())
-                if len(self._rendered) > 64:
-                    self._rendered.clear()
-                self._rendered[key] = body
+                if len(cls._rendered) > 64:
+                    cls._rendered.clear()
+                cls._rendered[key] = body
             response = HttpResponse(body, content_type="application/json")
         response["ETag"] = etag
         response["Last-Modified"] = http_date(tournament.updated_at.timestamp())
