@@ -268,8 +268,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4, help="closed rounds")
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--clients", type=int, default=100)
-    parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--write-every", type=float, default=0.5)
     parser.add_argument(
         "--change-every",
@@ -277,7 +277,7 @@ def main() -> None:
         default=5.0,
         help="seconds between corrections in a closed round (they change the standings)",
     )
-    parser.add_argument("--think-ms", type=int, default=50, help="pause per poll, paced run")
+    parser.add_argument("--think-ms", type=int, default=85, help="pause per poll, paced run")
     parser.add_argument("--profile-only", action="store_true", help="build, profile, stop")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):

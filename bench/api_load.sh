@@ -5,6 +5,7 @@
 # pollers (wrk) and a writer, and stops them all.
 #
 #     bash bench/api_load.sh [--players 500] [--rounds 4] [--seconds 20] [--clients 100]
+#                             [--workers 3] [--threads 1] [--think-ms 85] [--change-every 5]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 command -v wrk >/dev/null 2>&1 || {
