@@ -121,30 +121,43 @@ HISTORY_KEY: dict[str, Any] = {"on_delete": models.CASCADE, "db_constraint": Fal
 
 
 class PeriodRating(models.Model):
-    """A player's rating before and after one period: the history behind the charts."""
+    """A player's ratings before and after one period, in every rating system: the
+    history behind the charts, and what a recomputation from a later period starts from.
 
-    # No index of its own: the unique (period, player, system) index starts with it, and a
+    One row per period and player, as for GameRating: a system's columns are empty when
+    it did not rate the player in that period; ``states`` holds each system's full state
+    after the period (JSON, by system name)."""
+
+    # No index of its own: the unique (period, player) index starts with it, and a
     # recomputation writes millions of these rows (docs/benchmarks.md). No foreign-key
     # constraint in the database either (see HISTORY_KEY).
     period = models.ForeignKey(RatingPeriod, related_name="ratings", db_index=False, **HISTORY_KEY)
     player = models.ForeignKey("tournaments.Player", related_name="+", **HISTORY_KEY)
-    system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
-    rating_before = models.FloatField()
-    rating_after = models.FloatField()
-    deviation_after = models.FloatField(null=True, blank=True)
-    state_after = models.JSONField(default=dict)
     games = models.PositiveIntegerField(default=0)
+    glicko2_before = models.FloatField(null=True, blank=True)
+    glicko2_after = models.FloatField(null=True, blank=True)
+    glicko2_deviation = models.FloatField(null=True, blank=True)
+    openskill_before = models.FloatField(null=True, blank=True)
+    openskill_after = models.FloatField(null=True, blank=True)
+    openskill_deviation = models.FloatField(null=True, blank=True)
+    elo_before = models.FloatField(null=True, blank=True)
+    elo_after = models.FloatField(null=True, blank=True)
+    elo_deviation = models.FloatField(null=True, blank=True)
+    states = models.JSONField(default=dict)
 
     class Meta:
         ordering = ["period__closed_at", "period_id"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["period", "player", "system"], name="period_rating_once"
-            )
+            models.UniqueConstraint(fields=["period", "player"], name="period_rating_once")
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} {self.rating_before:.0f}→{self.rating_after:.0f}"
+        return f"{self.player} after period {self.period_id}"
+
+    @staticmethod
+    def columns(system: str) -> tuple[str, str, str]:
+        """The (before, after, deviation after) fields of one system."""
+        return f"{system}_before", f"{system}_after", f"{system}_deviation"
 
 
 class GameRating(models.Model):

@@ -131,10 +131,9 @@ class _Chain:
         games: Sequence[Any],
         players: Sequence[str],
         played: dict[str, int],
-        ids: dict[str, int],
-        add_period: Callable[[tuple[Any, ...]], None],
-    ) -> RatedPeriod[Any]:
-        """Rate one period; its players' period rows go to ``add_period``."""
+    ) -> tuple[RatedPeriod[Any], list[tuple[float, float, float | None, Any] | None]]:
+        """Rate one period; returns the outcome and, for each of ``players``, (rating
+        before, rating after, deviation after, state JSON), or None if not rated here."""
         known = self.known
         # Only the period's players are passed: a player's deviation grows over the
         # periods she plays in, not over every period of every club (docs/ratings.md).
@@ -142,28 +141,46 @@ class _Chain:
         rated = rate_one_period(self.system, states, games)
         after_states = rated.states
         to_json, deviation, default = self.system.state_to_json, self.deviation, self.default
-        games_total, last, name, period_id = self.games_total, self.last, self.name, period.pk
+        last, games_total = self.last, self.games_total
+        cells: list[tuple[float, float, float | None, Any] | None] = []
         for pid in players:
             state = after_states.get(pid)
             if state is None:
+                cells.append(None)
                 continue
             state_json = to_json(state)
-            add_period(
-                (
-                    period_id,
-                    ids[pid],
-                    name,
-                    states.get(pid, default).rating,
-                    state.rating,
-                    deviation(state),
-                    state_json,
-                    played[pid],
-                )
+            cells.append(
+                (states.get(pid, default).rating, state.rating, deviation(state), state_json)
             )
             known[pid] = state
-            games_total[pid] = games_total.get(pid, 0) + played[pid]
             last[pid] = (state, state_json, period)
-        return rated
+            games_total[pid] = games_total.get(pid, 0) + played[pid]
+        return rated, cells
+
+
+def _period_rows(
+    period_id: int,
+    players: Sequence[str],
+    played: dict[str, int],
+    ids: dict[str, int],
+    names: Sequence[str],
+    cells_by: Sequence[list[tuple[float, float, float | None, Any] | None]],
+) -> Iterator[tuple[Any, ...]]:
+    """One PeriodRating row per player: every system's (before, after, deviation), and
+    the states by system name."""
+    for at, pid in enumerate(players):
+        row: list[Any] = [period_id, ids[pid], played[pid]]
+        states: dict[str, Any] = {}
+        for name, cells in zip(names, cells_by, strict=True):
+            cell = cells[at]
+            if cell is None:
+                row += (None, None, None)
+            else:
+                row += cell[:3]
+                states[name] = cell[3]
+        if states:
+            row.append(states)
+            yield tuple(row)
 
 
 def _game_rows(
@@ -221,19 +238,9 @@ def _rate_game(
     writer = Writer()
     game_columns = [column for name in SYSTEM_NAMES for column in GameRating.columns(name)]
     game_rows = Rows(GameRating, ("game_id", "period_id", "player_id", *game_columns), writer)
+    period_columns = [column for name in SYSTEM_NAMES for column in PeriodRating.columns(name)]
     period_rows = Rows(
-        PeriodRating,
-        (
-            "period_id",
-            "player_id",
-            "system",
-            "rating_before",
-            "rating_after",
-            "deviation_after",
-            "state_after",
-            "games",
-        ),
-        writer,
+        PeriodRating, ("period_id", "player_id", "games", *period_columns, "states"), writer
     )
     by_int = int
     clock = time.perf_counter()
@@ -245,12 +252,16 @@ def _rate_game(
                     played[pid] = played.get(pid, 0) + 1
             players = sorted(played, key=by_int)
             rated_by = []
+            cells_by = []
             for chain in chains:
                 started = time.perf_counter()
-                rated_by.append(
-                    chain.rate(period, source.games, players, played, ids, period_rows.append)
-                )
+                rated, cells = chain.rate(period, source.games, players, played)
+                rated_by.append(rated)
+                cells_by.append(cells)
                 chain.seconds += time.perf_counter() - started
+            period_rows.rows.extend(
+                _period_rows(period.pk, players, played, ids, SYSTEM_NAMES, cells_by)
+            )
             game_rows.rows.extend(
                 _game_rows(source.records, period.pk, ids, rated_by, len(source.games))
             )
@@ -322,10 +333,10 @@ def _rewind(start: RatingPeriod) -> list[RatingPeriod]:
     )
     later = sorted(from_start, key=lambda p: (p.closed_at, p.id))
     ids = [p.pk for p in later]
-    touched: set[tuple[int, str, str]] = set(
+    touched: set[tuple[int, str]] = set(
         PeriodRating.objects.filter(period__in=from_start)
         .order_by()
-        .values_list("player_id", "system", "period__game")
+        .values_list("player_id", "period__game")
         .distinct()
     )
     # One statement per table with the periods as a subquery: GameRating has no index
@@ -338,47 +349,54 @@ def _rewind(start: RatingPeriod) -> list[RatingPeriod]:
     return later
 
 
-def _restore(touched: set[tuple[int, str, str]]) -> None:
-    """Each touched player's rating as her last remaining period of that game left it
-    (rows without any remaining period are deleted)."""
+def _restore(touched: set[tuple[int, str]]) -> None:
+    """Each touched player's rating in each system as her last remaining period of that
+    game left it (ratings without any remaining period are deleted)."""
+    players = sorted({player_id for player_id, _ in touched})
+    for system in SYSTEM_NAMES:
+        _restore_system(system, players, touched)
+
+
+def _restore_system(system: str, players: Sequence[int], touched: set[tuple[int, str]]) -> None:
+    _, after, deviation = PeriodRating.columns(system)
+    rated_here = {f"{after}__isnull": False}
     latest = PeriodRating.objects.filter(
-        player_id=OuterRef("player_id"), system=OuterRef("system"), period__game=OuterRef("game")
+        player_id=OuterRef("player_id"), period__game=OuterRef("game"), **rated_here
     ).order_by("-period__closed_at", "-period_id")
-    players = sorted({player_id for player_id, _, _ in touched})
-    ratings: dict[tuple[int, str, str], tuple[int, int | None]] = {}
-    totals: dict[tuple[int, str, str], int] = {}
+    ratings: dict[tuple[int, str], tuple[int, int | None]] = {}
+    totals: dict[tuple[int, str], int] = {}
     for chunk in _chunks(players):
-        for pk, player_id, system, game, last_id in (
-            PlayerRating.objects.filter(player_id__in=chunk)
+        for pk, player_id, game, last_id in (
+            PlayerRating.objects.filter(player_id__in=chunk, system=system)
             .annotate(last_id=Subquery(latest.values("pk")[:1]))
             .order_by()
-            .values_list("pk", "player_id", "system", "game", "last_id")
+            .values_list("pk", "player_id", "game", "last_id")
         ):
-            if (player_id, system, game) in touched:
-                ratings[(player_id, system, game)] = (pk, last_id)
+            if (player_id, game) in touched:
+                ratings[(player_id, game)] = (pk, last_id)
         for row in (
-            PeriodRating.objects.filter(player_id__in=chunk)
+            PeriodRating.objects.filter(player_id__in=chunk, **rated_here)
             .order_by()
-            .values("player_id", "system", "period__game")
+            .values("player_id", "period__game")
             .annotate(total=Sum("games"))
         ):
-            totals[(row["player_id"], row["system"], row["period__game"])] = row["total"]
+            totals[(row["player_id"], row["period__game"])] = row["total"]
     gone = sorted(pk for pk, last_id in ratings.values() if last_id is None)
     for chunk in _chunks(gone):
         PlayerRating.objects.filter(pk__in=chunk).delete()
     kept = {last_id: key for key, (_, last_id) in ratings.items() if last_id is not None}
     restored: list[PlayerRating] = []
     for chunk in _chunks(sorted(kept)):
-        for last_id, rating, deviation, state, closed_at in PeriodRating.objects.filter(
+        for last_id, rating, spread, states, closed_at in PeriodRating.objects.filter(
             pk__in=chunk
-        ).values_list("pk", "rating_after", "deviation_after", "state_after", "period__closed_at"):
+        ).values_list("pk", after, deviation, "states", "period__closed_at"):
             key = kept[last_id]
             restored.append(
                 PlayerRating(
                     pk=ratings[key][0],
                     rating=rating,
-                    deviation=deviation,
-                    state=state,
+                    deviation=spread,
+                    state=states[system],
                     games=totals.get(key, 0),
                     last_played=closed_at,
                 )

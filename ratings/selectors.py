@@ -55,8 +55,11 @@ class HistoryPoint:
 
 
 def player_history(*, player_id: int, system: str, game: str = "pentagame") -> list[HistoryPoint]:
+    before, after, deviation = PeriodRating.columns(system)
     rows = (
-        PeriodRating.objects.filter(player_id=player_id, system=system, period__game=game)
+        PeriodRating.objects.filter(
+            player_id=player_id, period__game=game, **{f"{after}__isnull": False}
+        )
         .select_related("period__round__tournament", "period__evening")
         .order_by("period__closed_at", "period_id")
     )
@@ -71,9 +74,9 @@ def player_history(*, player_id: int, system: str, game: str = "pentagame") -> l
             HistoryPoint(
                 label,
                 period.closed_at.date().isoformat(),
-                row.rating_before,
-                row.rating_after,
-                row.deviation_after,
+                getattr(row, before),
+                getattr(row, after),
+                getattr(row, deviation),
             )
         )
     return points

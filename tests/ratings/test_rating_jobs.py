@@ -56,14 +56,11 @@ def test_a_full_recomputation_is_bit_identical(django_capture_on_commit_callback
     tournament = tournament_with_players(9)
     play(tournament, 3, django_capture_on_commit_callbacks)
     before = snapshot()
-    history = sorted(
-        PeriodRating.objects.values_list("period_id", "player_id", "system", "rating_after")
-    )
+    history = sorted(PeriodRating.objects.values_list("period_id", "player_id", "elo_after"))
     assert ratings_recompute() == 3
     assert snapshot() == before
     assert (
-        sorted(PeriodRating.objects.values_list("period_id", "player_id", "system", "rating_after"))
-        == history
+        sorted(PeriodRating.objects.values_list("period_id", "player_id", "elo_after")) == history
     )
 
 
@@ -138,22 +135,24 @@ def _reference_rewind(start: RatingPeriod) -> list[RatingPeriod]:
     )
     later.sort(key=lambda p: (p.closed_at, p.id))
     ids = [p.pk for p in later]
-    touched = set(PeriodRating.objects.filter(period_id__in=ids).values_list("player_id", "system"))
+    touched = set(PeriodRating.objects.filter(period_id__in=ids).values_list("player_id"))
     GameRating.objects.filter(period_id__in=ids).delete()
     PeriodRating.objects.filter(period_id__in=ids).delete()
-    for player_id, system in sorted(touched):
-        rows = PeriodRating.objects.filter(player_id=player_id, system=system)
-        last = rows.order_by("-period__closed_at", "-period_id").first()
-        if last is None:
-            PlayerRating.objects.filter(player_id=player_id, system=system).delete()
-            continue
-        PlayerRating.objects.filter(player_id=player_id, system=system).update(
-            rating=last.rating_after,
-            deviation=last.deviation_after,
-            state=last.state_after,
-            games=sum(rows.values_list("games", flat=True)),
-            last_played=last.period.closed_at,
-        )
+    for (player_id,) in sorted(touched):
+        for system in SYSTEM_NAMES:
+            _, after, deviation = PeriodRating.columns(system)
+            rows = PeriodRating.objects.filter(player_id=player_id, **{f"{after}__isnull": False})
+            last = rows.order_by("-period__closed_at", "-period_id").first()
+            if last is None:
+                PlayerRating.objects.filter(player_id=player_id, system=system).delete()
+                continue
+            PlayerRating.objects.filter(player_id=player_id, system=system).update(
+                rating=getattr(last, after),
+                deviation=getattr(last, deviation),
+                state=last.states[system],
+                games=sum(rows.values_list("games", flat=True)),
+                last_played=last.period.closed_at,
+            )
     RatingPeriod.objects.filter(pk__in=ids).update(rated_at=None)
     return later
 
@@ -199,16 +198,15 @@ def _reference_rate(periods: list[RatingPeriod]) -> None:
                 if pid not in rated.states:
                     continue
                 after = rated.states[pid]
-                PeriodRating.objects.create(
-                    period=period,
-                    player_id=int(pid),
-                    system=name,
-                    rating_before=states.get(pid, default).rating,
-                    rating_after=after.rating,
-                    deviation_after=deviation(after),
-                    state_after=system.state_to_json(after),
-                    games=played[pid],
+                history, _ = PeriodRating.objects.get_or_create(
+                    period=period, player_id=int(pid), defaults={"games": played[pid]}
                 )
+                before_column, after_column, deviation_column = PeriodRating.columns(name)
+                setattr(history, before_column, states.get(pid, default).rating)
+                setattr(history, after_column, after.rating)
+                setattr(history, deviation_column, deviation(after))
+                history.states = {**history.states, name: system.state_to_json(after)}
+                history.save()
                 row = current.get(pid) or PlayerRating(player_id=int(pid), system=name, games=0)
                 row.rating = after.rating
                 row.deviation = deviation(after)
@@ -235,12 +233,9 @@ def everything() -> dict[str, list[tuple]]:
             PeriodRating.objects.values_list(
                 "period_id",
                 "player_id",
-                "system",
-                "rating_before",
-                "rating_after",
-                "deviation_after",
-                "state_after",
                 "games",
+                *(column for name in SYSTEM_NAMES for column in PeriodRating.columns(name)),
+                "states",
             )
         ),
         "games": sorted(
