@@ -60,11 +60,12 @@ def _database_url(settings_dict: dict[str, Any]) -> str:
     return f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"
 
 
-@pytest.fixture(scope="session")
-def celery_worker_process(
-    django_db_setup: None, django_db_blocker: Any
-) -> Iterator[subprocess.Popen[bytes]]:
-    """A real `celery worker` on the test database and the Redis of REDIS_URL."""
+def start_celery_worker(
+    log_name: str = "celery-test-worker.log", queues: str | None = None
+) -> subprocess.Popen[bytes]:
+    """A real `celery worker` process on the test database and the Redis of REDIS_URL
+    (consuming ``queues`` if given), answering pings; the caller stops it. Needs the
+    test database to exist."""
     from django.db import connection
 
     if not os.environ.get("REDIS_URL") or connection.vendor != "postgresql":
@@ -72,7 +73,7 @@ def celery_worker_process(
             "services tests need DATABASE_URL (PostgreSQL) and REDIS_URL: run config/bin/test"
         )
     env = dict(os.environ, DATABASE_URL=_database_url(connection.settings_dict))
-    log = open(ROOT / "var" / "celery-test-worker.log", "wb")  # noqa: SIM115
+    log = open(ROOT / "var" / log_name, "ab")  # noqa: SIM115 - the child writes to it
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -86,23 +87,38 @@ def celery_worker_process(
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
+            *(["--queues", queues] if queues else []),
         ],
         cwd=ROOT,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+    log.close()  # the child keeps its own descriptor
     from config.celery import app
 
     deadline = time.monotonic() + 60
     while not app.control.ping(timeout=0.5):
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
-            pytest.fail("the celery worker did not start; see var/celery-test-worker.log")
-    yield proc
+            pytest.fail(f"the celery worker did not start; see var/{log_name}")
+    return proc
+
+
+def stop_celery_worker(proc: subprocess.Popen[bytes]) -> None:
     proc.terminate()
     try:
         proc.wait(timeout=20)
     except subprocess.TimeoutExpired:
         proc.kill()
-    log.close()
+        proc.wait()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(
+    django_db_setup: None, django_db_blocker: Any
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A real `celery worker` on the test database and the Redis of REDIS_URL."""
+    proc = start_celery_worker()
+    yield proc
+    stop_celery_worker(proc)
