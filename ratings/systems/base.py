@@ -97,3 +97,15 @@ class RatingSystem(Protocol[S]):
     def state_from_json(self, data: Mapping[str, Any]) -> S:
         """A state from JSON; missing fields take the defaults; raises ValueError."""
         ...
+
+
+def rate_checked_period(
+    system: RatingSystem[S], states: Mapping[str, S], games: Sequence[Game]
+) -> PeriodResult[S]:
+    """``rate_period`` for every system: refuse the period if any game is bad (with the
+    reason), then rate it; nothing is rated when a game is refused."""
+    for game in games:
+        problem = system.check_game(game)
+        if problem is not None:
+            raise ValueError(problem)
+    return system.rate_checked(states, games)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import seat
-from .base import Game, PeriodResult
+from .base import Game, PeriodResult, rate_checked_period
 from .decompose import SCORE_MAPPINGS, encounters, game_problem, side_mean, sides
 from .history import chain_changes
 from .jsonio import replace_from_json, to_json
@@ -236,11 +236,7 @@ class Glicko2:
     def rate_period(
         self, states: Mapping[str, Glicko2State], games: Sequence[Game]
     ) -> PeriodResult[Glicko2State]:
-        for game in games:
-            problem = self.check_game(game)
-            if problem is not None:
-                raise ValueError(problem)
-        return self.rate_checked(states, games)
+        return rate_checked_period(self, states, games)
 
     def rate_checked(
         self, states: Mapping[str, Glicko2State], games: Sequence[Game]

@@ -33,7 +33,7 @@ from typing import Any
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from . import plackett_luce
-from .base import Game, GameChange, PeriodResult
+from .base import Game, GameChange, PeriodResult, rate_checked_period
 from .decompose import game_problem, side_scores, sides
 from .jsonio import replace_from_json, to_json
 
@@ -200,11 +200,7 @@ class OpenSkillPL:
     def rate_period(
         self, states: Mapping[str, OpenSkillState], games: Sequence[Game]
     ) -> PeriodResult[OpenSkillState]:
-        for game in games:
-            problem = self.check_game(game)
-            if problem is not None:
-                raise ValueError(problem)
-        return self.rate_checked(states, games)
+        return rate_checked_period(self, states, games)
 
     def rate_checked(
         self, states: Mapping[str, OpenSkillState], games: Sequence[Game]
