@@ -118,6 +118,11 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # every job is idempotent so running it twice is harmless.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# With Redis, a task whose worker died unacknowledged is delivered again after this many
+# seconds; it must be longer than the longest job (a full recomputation of a million
+# games takes about two minutes), or a slow job would start a second time while it runs
+# (harmless: the job row is locked and a done job does nothing, but wasted work).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
