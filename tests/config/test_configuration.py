@@ -116,3 +116,14 @@ def test_the_embedded_default_uses_sqlite_eager_tasks_and_local_memory():
         "True",
         "django.core.cache.backends.locmem.LocMemCache",
     ]
+
+
+def test_env_example_lists_every_variable_the_settings_read():
+    import re
+
+    root = Path(__file__).resolve().parents[2]
+    read = set()
+    for module in (root / "config").glob("*.py"):
+        read |= set(re.findall(r'env_(?:str|bool|int|list)\(\s*"([A-Z_0-9]+)"', module.read_text()))
+    listed = set(re.findall(r"^([A-Z_0-9]+)=", (root / ".env.example").read_text(), re.M))
+    assert read and not read - listed
