@@ -88,11 +88,19 @@ def browser(_chromium_paths: tuple[str, str]) -> Iterator[Any]:
 
 @pytest.fixture
 def wait(browser: Any) -> Callable[..., Any]:
-    """wait(condition, timeout=10): poll condition(driver) until it is truthy."""
+    """wait(condition, timeout=10): poll condition(driver) until it is truthy. A poll
+    that finds an element the page replaced a moment later (live pages re-render)
+    counts as "not yet", not as a failure."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
     def until(condition: Callable[[Any], Any], timeout: float = 10) -> Any:
-        return WebDriverWait(browser, timeout, poll_frequency=0.05).until(condition)
+        return WebDriverWait(
+            browser,
+            timeout,
+            poll_frequency=0.05,
+            ignored_exceptions=(StaleElementReferenceException,),
+        ).until(condition)
 
     return until
 
