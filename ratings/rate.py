@@ -74,9 +74,9 @@ def _stored(player_ids: Sequence[int], game: str) -> dict[str, list[tuple[int, i
 def _without_cycle_collection() -> Iterator[None]:
     """A job keeps millions of objects alive at once (the games it read, the states,
     the history rows waiting to be written), none of them in reference cycles; Python's
-    cycle collector would scan them all again and again as they pile up (a third of
-    the time of a million-game recomputation). Plain reference counting still frees
-    everything; collection resumes after the job."""
+    cycle collector would scan them all again and again as they pile up (164 s against
+    127 s for a million-game recomputation, docs/benchmarks.md). Plain reference
+    counting still frees everything; collection resumes after the job."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -332,7 +332,6 @@ def _rewind(start: RatingPeriod) -> list[RatingPeriod]:
         RatingPeriod.objects.filter(closed_at=start.closed_at, id__gte=start.id)
     )
     later = sorted(from_start, key=lambda p: (p.closed_at, p.id))
-    ids = [p.pk for p in later]
     touched: set[tuple[int, str]] = set(
         PeriodRating.objects.filter(period__in=from_start)
         .order_by()
@@ -345,7 +344,7 @@ def _rewind(start: RatingPeriod) -> list[RatingPeriod]:
     PeriodRating.objects.filter(period__in=from_start.values("pk")).delete()
     if touched:
         _restore(touched)
-    RatingPeriod.objects.filter(pk__in=ids).update(rated_at=None)
+    from_start.update(rated_at=None)
     return later
 
 
