@@ -1,12 +1,17 @@
 """Shared fixtures.
 
 Tests that touch no database are marked `core` automatically: the test command runs
-them once, on the embedded default; everything else runs there and again against
-PostgreSQL + Redis + a real Celery worker.
+them once, on the embedded default; everything else runs there and again on PostgreSQL
+and Redis (pass 2). Celery tasks run in-process (eagerly) in every test except those
+marked `worker` (added automatically to tests that use `celery_worker_process`): only
+those send tasks through Redis to a real `celery worker` process, and only they can
+leave a task running; `_no_task_left_running` waits for it before the database is
+flushed.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -19,14 +24,28 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 _DB_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "admin_client"}
+_FLUSHED = _DB_FIXTURES - {"django_db_setup"}  # a test database of its own for the test
+# Worker processes started by start_celery_worker and still running, with the queues
+# they consume: what `_no_task_left_running` waits for.
+_LIVE_WORKERS: dict[subprocess.Popen[bytes], tuple[str, ...]] = {}
+DEFAULT_QUEUE = "celery"
+TASKS_DRAIN_SECONDS = 120.0
+
+
+def _uses_db(item: pytest.Item) -> bool:
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(fixtures & _DB_FIXTURES)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        uses_db = item.get_closest_marker("django_db") is not None or bool(fixtures & _DB_FIXTURES)
+        if "celery_worker_process" in fixtures:
+            item.add_marker(pytest.mark.worker)
+        if item.get_closest_marker("worker"):
+            item.add_marker(pytest.mark.services)  # a worker needs PostgreSQL and Redis
         special = item.get_closest_marker("services") or item.get_closest_marker("browser")
-        if not uses_db and not special:
+        if not _uses_db(item) and not special:
             item.add_marker(pytest.mark.core)
 
 
@@ -35,12 +54,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _eager_tasks_unless_services(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Outside `services` tests, tasks run in-process even when REDIS_URL is set, so the
-    same test gives the same answer on both passes; `services` tests use the real worker."""
+def _eager_tasks_unless_worker(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Outside `worker` tests, tasks run in-process even when REDIS_URL is set, so the
+    same test gives the same answer on both passes and no task outlives its test (a task
+    left in Redis would run later, against another test's data, and could hold locks
+    while that test's database is flushed)."""
     from config.celery import app
 
-    if request.node.get_closest_marker("services"):
+    if request.node.get_closest_marker("worker"):
         yield
         return
     before = app.conf.task_always_eager
@@ -49,6 +70,98 @@ def _eager_tasks_unless_services(request: pytest.FixtureRequest) -> Iterator[Non
         yield
     finally:
         app.conf.task_always_eager = before
+
+
+def _broker() -> Any:
+    """A client of the broker's Redis (kombu's Redis transport: one list per queue, and
+    the hash `unacked` holding every delivered message until the worker acknowledges it,
+    which with acks_late is after the task has finished)."""
+    import redis
+
+    return redis.Redis.from_url(os.environ["REDIS_URL"])
+
+
+def _tasks_pending(client: Any) -> dict[str, int]:
+    """Messages per queue that are waiting or running (delivered, not yet acknowledged)."""
+    pending: dict[str, int] = {}
+    for key in client.scan_iter(count=1000):
+        if client.type(key) == b"list":
+            length = client.llen(key)
+            if length:
+                name = key.decode().split("\x06\x16")[0]  # priority sub-queues
+                pending[name] = pending.get(name, 0) + length
+    for raw in client.hvals("unacked"):
+        queue = json.loads(raw)[2] or DEFAULT_QUEUE  # [message, exchange, routing key]
+        pending[queue] = pending.get(queue, 0) + 1
+    return pending
+
+
+def _purge(client: Any, queues: set[str], *, running: bool = True) -> None:
+    """Drop the waiting messages of `queues`, and with `running` their unacknowledged
+    ones too (only right for queues no live worker consumes)."""
+    for key in list(client.scan_iter(count=1000)):
+        if client.type(key) == b"list" and key.decode().split("\x06\x16")[0] in queues:
+            client.delete(key)
+    if not running:
+        return
+    for tag, raw in client.hgetall("unacked").items():
+        if (json.loads(raw)[2] or DEFAULT_QUEUE) in queues:
+            client.hdel("unacked", tag)
+            client.zrem("unacked_index", tag)
+
+
+def wait_for_tasks_done(seconds: float = TASKS_DRAIN_SECONDS) -> None:
+    """Return once no queue holds a message and no worker runs a task, seen twice 50 ms
+    apart (a message is briefly in neither place between its pop and its entry in
+    `unacked`). Messages of queues that no live worker consumes (a killed worker's
+    unacknowledged task, or tasks queued with no worker running) can never finish
+    here: they are purged, since they belong to a test that is over. Fails if the
+    workers are still busy after `seconds` (purging what waits; a running task cannot
+    be taken back)."""
+    client = _broker()
+    deadline = time.monotonic() + seconds
+    quiet_once = False
+    while True:
+        pending = _tasks_pending(client)
+        consumed = {
+            q for proc, queues in _LIVE_WORKERS.items() if proc.poll() is None for q in queues
+        }
+        orphans = set(pending) - consumed
+        if orphans:
+            _purge(client, orphans)
+            pending = {q: n for q, n in pending.items() if q not in orphans}
+        if not pending:
+            if quiet_once:
+                return
+            quiet_once = True
+        else:
+            quiet_once = False
+        if time.monotonic() > deadline:
+            _purge(client, set(pending), running=False)
+            pytest.fail(
+                f"Celery tasks still queued or running {seconds:.0f} s after the test "
+                f"(per queue: {pending}); the waiting ones were purged. A test must wait "
+                "for the work it queues before it ends."
+            )
+        time.sleep(0.05)
+
+
+@pytest.fixture(autouse=True)
+def _no_task_left_running(request: pytest.FixtureRequest) -> Iterator[None]:
+    """On the real servers, no database test ends (and so has its tables flushed or
+    rolled back) while a Celery task could still read or write them: a worker reading
+    while TRUNCATE runs deadlocks the flush. Set up after the database fixture, so it
+    is torn down before it."""
+    node = request.node
+    flushed = node.get_closest_marker("django_db") or set(request.fixturenames) & _FLUSHED
+    if not os.environ.get("REDIS_URL") or not flushed:
+        yield
+        return
+    # pytest-django's own fixture behind `django_db`, `db` and `transactional_db`:
+    # requesting it here orders this fixture's teardown before the flush.
+    request.getfixturevalue("_django_db_helper")
+    yield
+    wait_for_tasks_done()
 
 
 def _database_url(settings_dict: dict[str, Any]) -> str:
@@ -95,6 +208,7 @@ def start_celery_worker(
         stderr=subprocess.STDOUT,
     )
     log.close()  # the child keeps its own descriptor
+    _LIVE_WORKERS[proc] = tuple((queues or DEFAULT_QUEUE).split(","))
     from config.celery import app
 
     deadline = time.monotonic() + 60
@@ -106,6 +220,7 @@ def start_celery_worker(
 
 
 def stop_celery_worker(proc: subprocess.Popen[bytes]) -> None:
+    _LIVE_WORKERS.pop(proc, None)
     proc.terminate()
     try:
         proc.wait(timeout=20)

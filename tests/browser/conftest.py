@@ -86,6 +86,22 @@ def browser(_chromium_paths: tuple[str, str]) -> Iterator[Any]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+@pytest.fixture(autouse=True)
+def _live_server_idle_at_teardown(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After the browser has quit (this is set up before `browser`, so torn down after
+    it), wait for the live server's request threads to finish: a live page's last poll
+    still running while the test's tables are flushed could deadlock the TRUNCATE."""
+    yield
+    if "live_server" not in request.fixturenames:
+        return
+    httpd = getattr(request.getfixturevalue("live_server").thread, "httpd", None)
+    # socketserver.ThreadingMixIn keeps its request threads here (not public API).
+    for thread in list(getattr(httpd, "_threads", None) or ()):
+        thread.join(timeout=15)
+        if thread.is_alive():
+            pytest.fail("a live-server request was still running 15 s after the browser quit")
+
+
 @pytest.fixture
 def wait(browser: Any) -> Callable[..., Any]:
     """wait(condition, timeout=10): poll condition(driver) until it is truthy. A poll

@@ -19,7 +19,7 @@ from ratings.rate import ratings_recompute
 from ratings.tasks import rating_job_run_task
 from tests.conftest import start_celery_worker, stop_celery_worker
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 QUEUE = "killed-worker-test"  # its own queue: no other test worker takes the task
 
