@@ -17,7 +17,7 @@ from ratings.models import RatingJob, RatingPeriod
 from ratings.tasks import rating_job_run_task
 from tests.conftest import _broker, _tasks_pending, wait_for_tasks_done
 
-pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _recompute_job(games: int) -> RatingJob:
@@ -31,6 +31,7 @@ def _recompute_job(games: int) -> RatingJob:
     )
 
 
+@pytest.mark.worker
 def test_the_drain_returns_only_after_the_workers_job_has_finished(celery_worker_process):
     job = _recompute_job(3_000)
     rating_job_run_task.apply_async((job.pk,))
@@ -42,6 +43,7 @@ def test_the_drain_returns_only_after_the_workers_job_has_finished(celery_worker
     assert _tasks_pending(_broker()) == {}
 
 
+@pytest.mark.worker
 def test_work_that_no_live_worker_consumes_is_purged_not_left_for_a_later_test(
     celery_worker_process,
 ):
@@ -54,6 +56,7 @@ def test_work_that_no_live_worker_consumes_is_purged_not_left_for_a_later_test(
     assert job.status == RatingJob.Status.QUEUED  # purged, never run
 
 
+@pytest.mark.worker
 def test_a_worker_still_busy_after_the_bound_fails_the_test_with_the_queue_named(
     celery_worker_process,
 ):
@@ -68,3 +71,22 @@ def test_a_worker_still_busy_after_the_bound_fails_the_test_with_the_queue_named
     wait_for_tasks_done()  # the running job is left to finish before the flush
     job.refresh_from_db()
     assert job.status == RatingJob.Status.DONE, job.error
+
+
+@pytest.mark.services
+def test_a_round_closed_in_a_test_without_the_worker_leaves_no_task_in_the_broker():
+    """The test that deadlocked closed a round in a `services` test, which sent its
+    rating job to Redis for whatever worker was running; now it runs in-process."""
+    from tests.factories import tournament_with_players
+    from tournaments.services.results import game_record_out
+    from tournaments.services.rounds import round_close, round_pair_next, round_publish
+
+    tournament = tournament_with_players(4)
+    round_ = round_pair_next(tournament=tournament)
+    round_publish(round=round_)
+    for table in round_.tables.all():
+        for game in table.games.all():
+            game_record_out(game=game, out=[3, 1])
+    round_close(round=round_)
+    assert _tasks_pending(_broker()) == {}
+    assert set(RatingJob.objects.values_list("status", flat=True)) == {RatingJob.Status.DONE}
