@@ -5,6 +5,7 @@ from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.routers import DefaultRouter
+from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 
 from games.api import ReplayView
@@ -18,6 +19,8 @@ class TokenView(ObtainAuthToken):
 
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "login"
+    # ObtainAuthToken brings its own parsers; ours bound the JSON depth (config/parsers.py).
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     schema = ApiSchema()
 
 

@@ -54,6 +54,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # PostgreSQL unreachable in a view: 503 with Retry-After, JSON under /api/.
+    "config.unavailable.DatabaseUnavailableMiddleware",
     # Answers unchanged standings polls before sessions, auth and the API framework.
     "tournaments.api.middleware.StandingsPollMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -101,9 +103,12 @@ if REDIS_URL and env_bool("REDIS_CHECK_AT_START", True):
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Fails open: Redis down is a cache miss, never a 500 (config/cache.py).
+            "BACKEND": "config.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "agon"),
+            # A Redis that hangs must not hang the request with it.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
 else:
@@ -175,7 +180,15 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # How many proxies in front of the site set X-Forwarded-For; 0 (the default) means
+    # none is trusted and throttles count the connecting address itself.
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 
 from django.db import connection
@@ -13,6 +12,7 @@ from django.views.decorators.http import require_GET
 
 from games.models import Game
 
+from .csv_export import SafeWriter
 from .models import Club, Entry, Round, Seat, Tournament
 from .permissions import can_direct, can_view
 from .selectors.rounds import TableRow, round_tables
@@ -75,7 +75,7 @@ def _standings_csv(tournament: Tournament) -> HttpResponse:
     standings = tournament_standings(tournament=tournament)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
-    writer = csv.writer(response)
+    writer = SafeWriter(response)
     writer.writerow(
         ["rank", "player", "score", "rounds", "games", "per game", "per match"]
         + [label for label in standings.tiebreak_labels]
@@ -163,7 +163,7 @@ def _pairings_export(
     response["Content-Disposition"] = (
         f'attachment; filename="{tournament.slug}-round-{round_.number}.csv"'
     )
-    writer = csv.writer(response)
+    writer = SafeWriter(response)
     writer.writerow(["table", "seat", "player", "round score"])
     for row in data:
         for seat, (name, score) in enumerate(

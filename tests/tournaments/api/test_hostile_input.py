@@ -1,0 +1,163 @@
+"""Hostile input and missing servers: a 4xx (or a 503 with Retry-After) that names the
+problem, never a 500, and nothing changed."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+from django.core.cache import caches
+from django.db import connection
+from django.test import Client, override_settings
+from rest_framework.test import APIClient
+
+from config.pagination import MAX_LIMIT
+from config.parsers import MAX_DEPTH
+from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.models import Entry, Player, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def _nested(depth: int) -> bytes:
+    return ("[" * depth + "]" * depth).encode()
+
+
+def _closed_port() -> int:
+    """A loopback port with nothing listening: a server that is down."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def director() -> APIClient:
+    user = UserFactory(username="td")
+    club = ClubFactory(slug="kiel")
+    club.organisers.add(user)
+    tournament_with_players(4, club=club, slug="cup", name="Cup").directors.add(user)
+    api = APIClient(raise_request_exception=False)
+    api.force_authenticate(user)
+    return api
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/auth/token/",
+        "/api/v1/rules/replay/",
+        "/api/v1/tournaments/",
+        "/api/v1/tournaments/cup/entries/",
+        "/api/v1/tournaments/cup/entries/paste/",
+        "/api/v1/clubs/",
+    ],
+)
+@pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 1_000, 100_000])
+def test_json_nested_too_deep_is_a_400_naming_the_nesting_on_every_json_endpoint(
+    director, path, depth
+):
+    entries = Entry.objects.count()
+    response = director.generic("POST", path, _nested(depth), content_type="application/json")
+    assert response.status_code == 400, (path, response.status_code)
+    assert "nested deeper" in response.json()["detail"], response.json()
+    # Anonymous: refused by the permission check first where writes need a login.
+    anonymous = APIClient(raise_request_exception=False).generic(
+        "POST", path, _nested(depth), content_type="application/json"
+    )
+    assert anonymous.status_code in {400, 403}, (path, anonymous.status_code)
+    assert anonymous.status_code == 403 or "nested deeper" in anonymous.json()["detail"]
+    assert Entry.objects.count() == entries
+
+
+def test_json_at_the_depth_limit_is_still_parsed(director):
+    body = {"name": "Zed", "extra": json.loads(_nested(MAX_DEPTH - 1))}
+    response = director.post("/api/v1/tournaments/cup/entries/", body, format="json")
+    assert response.status_code == 201
+
+
+@pytest.mark.parametrize("field", ["kind", "table_policy", "name"])
+def test_a_lone_surrogate_is_a_400_naming_the_field_and_changes_nothing(director, field):
+    before = Tournament.objects.values().get(slug="cup")
+    response = director.generic(
+        "PATCH",
+        "/api/v1/tournaments/cup/",
+        json.dumps({field: "a\ud800b"}),  # json.dumps escapes it: valid JSON, no text
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    assert field in response.json()["detail"]
+    assert Tournament.objects.values().get(slug="cup") == before
+
+
+def test_a_huge_limit_answers_at_most_the_maximum_page():
+    tournament_with_players(2)
+    response = APIClient().get("/api/v1/players/?limit=1000000")
+    assert response.status_code == 200
+    assert len(response.json()["results"]) <= MAX_LIMIT
+    assert "limit=500" in (response.json()["next"] or "limit=500")
+
+
+def test_player_names_that_are_formulas_are_text_in_the_csv_exports():
+    tournament = tournament_with_players(2, slug="csv")
+    entry = tournament.entries.get(seed=1)
+    Player.objects.filter(pk=entry.player_id).update(name='=HYPERLINK("http://x","y")')
+    body = Client().get("/t/csv/standings/?format=csv").content.decode()
+    assert "'=HYPERLINK" in body
+    assert "\n=HYPERLINK" not in body and ",=HYPERLINK" not in body
+
+
+def test_rotated_forwarded_for_addresses_do_not_escape_the_login_throttle():
+    caches["default"].clear()
+    statuses = [
+        APIClient()
+        .post(
+            "/api/v1/auth/token/",
+            {"username": "nobody", "password": "wrong"},
+            HTTP_X_FORWARDED_FOR=f"203.0.113.{i}",
+        )
+        .status_code
+        for i in range(12)
+    ]
+    assert statuses[:10] == [400] * 10
+    assert statuses[10:] == [429, 429]
+
+
+def test_with_redis_unreachable_the_throttle_and_standings_cache_fail_open():
+    down = {
+        "default": {
+            "BACKEND": "config.cache.FailOpenRedisCache",
+            "LOCATION": f"redis://127.0.0.1:{_closed_port()}/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+    tournament_with_players(4, slug="open")
+    with override_settings(CACHES=down):
+        from config.cache import failures
+
+        before = failures.count
+        client = APIClient(raise_request_exception=False)
+        assert client.get("/api/v1/tournaments/open/standings/").status_code == 200
+        assert Client(raise_request_exception=False).get("/t/open/").status_code == 200
+        login = client.post("/api/v1/auth/token/", {"username": "x", "password": "y"})
+        assert login.status_code == 400  # refused credentials, not a 500
+        assert failures.count > before
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_with_postgresql_unreachable_the_api_answers_json_503_and_pages_a_503_with_retry_after():
+    settings_dict = connection.settings_dict
+    host, port = settings_dict["HOST"], settings_dict["PORT"]
+    connection.close()
+    settings_dict["HOST"], settings_dict["PORT"] = "127.0.0.1", str(_closed_port())
+    try:
+        api = Client(raise_request_exception=False).get("/api/v1/tournaments/")
+        page = Client(raise_request_exception=False).get("/")
+    finally:
+        connection.close()
+        settings_dict["HOST"], settings_dict["PORT"] = host, port
+    assert api.status_code == 503 and api["Retry-After"].isdigit()
+    assert api["Content-Type"] == "application/json" and "database" in api.json()["detail"]
+    assert page.status_code == 503 and page["Retry-After"].isdigit()
+    assert "database" in page.content.decode()
