@@ -67,3 +67,15 @@ def test_two_devices_entering_one_game_one_wins_the_other_is_told():
     assert isinstance(refused[0], ConflictError)
     game.refresh_from_db()
     assert game.out_list(2) == saved[0].out_list(2) and game.version == seen + 1
+
+
+def test_twenty_organisers_pairing_a_round_again_at_once_get_one_round_and_conflicts():
+    from tournaments.models import Round
+    from tournaments.services.rounds import round_repair
+
+    tournament = tournament_with_players(8)
+    round_ = round_pair_next(tournament=tournament)
+    outcomes = race([lambda: round_repair(round=round_) for _ in range(20)])
+    assert all(isinstance(o, Round | ConflictError) for o in outcomes), outcomes
+    assert sum(isinstance(o, Round) for o in outcomes) >= 1
+    assert Round.objects.filter(tournament=tournament).count() == 1

@@ -180,7 +180,13 @@ def round_pair_next(*, tournament: Tournament, by: User = None) -> Round:
 
 
 def _unpublished(round_: Round) -> Round:
-    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    try:
+        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    except Round.DoesNotExist:
+        # Paired again (a new row) or deleted by someone else while this request waited.
+        raise ConflictError(
+            f"round {round_.number} was changed meanwhile; reload the page", field="round"
+        ) from None
     if round_.status != Round.Status.PAIRED:
         raise ConflictError(f"round {round_.number} is already published")
     return round_
