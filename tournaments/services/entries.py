@@ -14,6 +14,7 @@ from .audit import audit_record
 from .errors import ServiceError
 
 User = AbstractBaseUser | AnonymousUser | None
+NAME_MAX = Player._meta.get_field("name").max_length or 120
 _LINE = re.compile(r"^\s*(?P<name>.+?)\s*(?:[,;\t]\s*(?P<rating>-?\d+))?\s*$")
 
 
@@ -35,6 +36,8 @@ def entry_add(
     name = " ".join(name.split())
     if not name:
         raise ServiceError("a player needs a name", field="name")
+    if len(name) > NAME_MAX:
+        raise ServiceError(f"a name has at most {NAME_MAX} characters", field="name")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         player, _ = Player.objects.get_or_create(club=tournament.club, name=name)
@@ -66,6 +69,10 @@ def entries_paste(*, tournament: Tournament, text: str, by: User = None) -> list
         if match is None:
             raise ServiceError(f"line {number}: cannot read {line!r}", field="players")
         name = " ".join(match["name"].split())
+        if len(name) > NAME_MAX:
+            raise ServiceError(
+                f"line {number}: a name has at most {NAME_MAX} characters", field="players"
+            )
         if name.casefold() in seen:
             raise ServiceError(f"line {number}: {name} appears twice", field="players")
         seen.add(name.casefold())

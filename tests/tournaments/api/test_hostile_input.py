@@ -161,3 +161,16 @@ def test_with_postgresql_unreachable_the_api_answers_json_503_and_pages_a_503_wi
     assert api["Content-Type"] == "application/json" and "database" in api.json()["detail"]
     assert page.status_code == 503 and page["Retry-After"].isdigit()
     assert "database" in page.content.decode()
+
+
+def test_a_name_too_long_in_a_pasted_list_names_the_line_and_enters_nobody(director):
+    entries = Entry.objects.count()
+    text = "Ann\n" + "x" * 121 + ", 1500\n"
+    response = director.post("/api/v1/tournaments/cup/entries/paste/", {"players": text})
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith("line 2: a name has at most 120 characters")
+    html = Client(raise_request_exception=False)
+    html.force_login(director.handler._force_user)
+    page = html.post("/t/cup/manage/entries/paste/", {"players": text})
+    assert page.status_code < 500
+    assert Entry.objects.count() == entries
