@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from games import rulesets
 from games.models import Game
 from games.pentagame import replay
 from games.pentagame.playout import random_game
@@ -59,24 +60,10 @@ FAMILY = [
 
 def random_record(game: str, players: int, seed: int) -> tuple[list[str], dict[str, Any]]:
     """The moves and setup of a random legal game, played by the game's own engine."""
-    if game == "pantarei":
-        from games.pantarei.playout import random_record as pantarei
-
-        record = pantarei(seed=seed)
-        return record["moves"], {"setup": record["setup"], "first": record["first"]}
-    if game == "pentamid_twist":
-        from games.pentamid_twist.playout import random_record as twist
-
-        return twist(seed=seed)["moves"], {}
-    if game == "pent_up":
-        from games.pent_up.playout import random_game as pent_up
-
-        return pent_up(players, seed=seed), {}
-    if game == "pentacosmos":
-        from games.pentacosmos.playout import random_game as cosmos
-
-        return cosmos(players, seed=seed, greedy=True, max_plies=200), {}
-    raise ValueError(f"no random games for {game!r}")
+    demo = rulesets.get(game).demo_record
+    if demo is None:
+        raise ValueError(f"no random games for {game!r}")
+    return demo(players, seed)
 
 
 def _strengths(rng: random.Random) -> dict[str, float]:
