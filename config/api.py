@@ -7,9 +7,9 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.routers import DefaultRouter
 from rest_framework.throttling import ScopedRateThrottle
 
-from games.api import ReplayView
 from ratings.api import LeaderboardView, PlayerRatingHistoryView
 from tournaments.api import views
+from tournaments.api.replay import ReplayView
 from tournaments.api.schema import ApiSchema
 
 

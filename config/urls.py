@@ -18,7 +18,7 @@ urlpatterns = [
     path("players/<int:player_id>/", rating_views_players.player_detail, name="player-detail"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("ratings/", include("ratings.urls")),
-    path("games/", include("games.urls")),
+    path("games/", include("tournaments.urls_games")),
     path("api/v1/", include(("config.api", "api"), namespace="api")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

@@ -12,10 +12,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from games import rulesets
-from games.models import Game
 from games.pentagame import replay
 from games.pentagame.playout import random_game
-from tournaments.models import GAMES, Club, Entry, Round, Tournament
+from tournaments.models import GAMES, Club, Entry, Game, Round, Tournament
 from tournaments.services.entries import entries_paste, entry_check_in
 from tournaments.services.evenings import evening_close
 from tournaments.services.results import game_record_moves, game_record_out

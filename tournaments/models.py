@@ -15,6 +15,11 @@ from django.db.models import Q
 from games import rulesets
 from games.rulesets import Ruleset
 
+# The played game lives in its own module (it was the games app's model until the games
+# became the family's rules alone); importing it here registers it with this app.
+from tournaments.models_game import Game as Game
+from tournaments.models_game import moving_order as moving_order
+
 # The games of the family a tournament can be for, as the registry lists them
 # (games/rulesets.py).
 GAMES = rulesets.choices()

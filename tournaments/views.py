@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from games.models import Game
+from tournaments.models import Game
 
 from .models import Club, Entry, Round, Seat, Tournament
 from .permissions import can_direct, can_view

@@ -5,7 +5,7 @@ Each module here (`pantarei`, `pentamid_twist`, `pent_up`, `pentacosmos`) has
 labels, drawn in order, and what the page shows beside the board. A game's Ruleset
 (games/rulesets.py) names its picture function. Nothing here knows
 about Django or SVG markup, so the drawing is tested without a browser; the viewer
-(games/family_views.py, templates/games/family_board.html) only writes the shapes out.
+(tournaments/views_family.py, templates/games/family_board.html) only writes the shapes out.
 
 Every piece, tile, scale or token of the position is exactly one shape with a `thing`
 key that names it; decoration (shadows, labels, board lines) has none.

@@ -6,11 +6,10 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from games.models import Game
 from ratings.models import RatingJob
 from tests.factories import TournamentFactory, tournament_with_players
 from tournaments import signals
-from tournaments.models import Tournament
+from tournaments.models import Game, Tournament
 from tournaments.services.evenings import evening_close
 from tournaments.services.results import game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish

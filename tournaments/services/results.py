@@ -15,9 +15,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import pentagame
-from games.models import Game
 from tournaments import signals
-from tournaments.models import Round, Seat
+from tournaments.models import Game, Round, Seat
 
 from .audit import audit_record
 from .errors import ConflictError, ServiceError

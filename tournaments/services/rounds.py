@@ -9,9 +9,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.models import Game
 from tournaments import signals
-from tournaments.models import Entry, ForbiddenPair, Round, Seat, Table, Tournament
+from tournaments.models import Entry, ForbiddenPair, Game, Round, Seat, Table, Tournament
 from tournaments.pairing import Meeting, Pairing, PairingError, PairingPlayer, pair_round
 from tournaments.pairing.first_move import game_orders
 from tournaments.selectors.standings import tournament_scores

@@ -18,11 +18,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from games import rulesets
-from games.models import Game
 from games.pictures import Picture, Shape
-from games.views import MAX_PLIES, _load, _players
-from tournaments.models import Round
+from tournaments.models import Game, Round
 from tournaments.permissions import can_direct, can_view
+from tournaments.views_board import MAX_PLIES, _load, _players
 
 
 @dataclass
