@@ -92,11 +92,11 @@ def build(args: argparse.Namespace) -> tuple[list[list[Any]], int]:
     """The history in the database, and the same periods as in-memory ``Game`` lists."""
     from django.utils import timezone
 
-    from games.models import Game as GameRecord
     from ratings.models import RatingPeriod
     from ratings.periods import moving_order
     from ratings.systems import Game
     from tournaments.models import Club, Entry, Player, Round, Seat, Table, Tournament
+    from tournaments.models import Game as GameRecord
 
     rng = random.Random(args.seed)
     stamp = time.time_ns()

@@ -14,8 +14,7 @@ def bulk_round(
     """One round of random 2-player tables (an odd field ends with a 3-player table);
     closed rounds get a random finished result per game, open ones pending games.
     Returns the tables and the games."""
-    from games.models import Game
-    from tournaments.models import Round, Seat, Table
+    from tournaments.models import Game, Round, Seat, Table
 
     round_ = Round.objects.create(
         tournament=tournament, number=number, status="closed" if closed else "published"

@@ -8,9 +8,9 @@ from rest_framework.routers import DefaultRouter
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 
-from games.api import ReplayView
 from ratings.api import LeaderboardView, PlayerRatingHistoryView
 from tournaments.api import views
+from tournaments.api.replay import ReplayView
 from tournaments.api.schema import ApiSchema
 
 

@@ -3,9 +3,9 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from ratings import views_players as rating_views_players
 from tournaments import views as tournament_views
 from tournaments import views_manage as tournament_views_manage
-from tournaments import views_players as tournament_views_players
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),
@@ -15,10 +15,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("t/", include("tournaments.urls")),
     path("report/<str:token>/", tournament_views_manage.table_report, name="table-report"),
-    path("players/<int:player_id>/", tournament_views_players.player_detail, name="player-detail"),
+    path("players/<int:player_id>/", rating_views_players.player_detail, name="player-detail"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("ratings/", include("ratings.urls")),
-    path("games/", include("games.urls")),
+    path("games/", include("tournaments.urls_games")),
     path("api/v1/", include(("config.api", "api"), namespace="api")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

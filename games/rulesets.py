@@ -1,4 +1,5 @@
-"""The registry of games a tournament or club evening can be *for*.
+"""The registry of games a tournament or club evening can be *for*: the only place in the
+project keyed by a game's name (docs/architecture.md).
 
 Every game of the family offers the same small interface, so pairing, scoring,
 standings and ratings work for any of them. A game's engine lives in `games/<name>/`
@@ -10,8 +11,18 @@ ok, plies, finished, to_move, out, error {ply, move, reason}, and a CLI
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, replace
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Protocol
+
+from games.engine_common.stepping import Start, game_start, state_start
+from games.pentagame.dropped import dropped_scores
+
+if TYPE_CHECKING:
+    from games.pictures import PictureFn
+
+# A random legal game for the demo: (players, seed) -> (moves, setup beside them).
+DemoRecord = Callable[[int, int], tuple[list[str], dict[str, Any]]]
 
 
 class ReplayOutcome(Protocol):
@@ -45,6 +56,12 @@ class Ruleset:
     # Pentagame: a finished game has a seat with `target` pieces out; elsewhere a
     # finished game may be a draw.
     finished_needs_target: bool = False
+    # The replay page steps through a record with `start(record)` and draws each
+    # position with `picture(state, last_move)`; Pentagame has its own board page.
+    start: Start | None = None
+    picture: PictureFn | None = None
+    # A random legal game for the demo; None: the demo plays the game its own way.
+    demo_record: DemoRecord | None = None
 
     def sheet_values(self, out: Sequence[int]) -> list[int]:
         return list(out) if self.sheet is None else self.sheet(out)
@@ -74,6 +91,12 @@ def all_rulesets() -> list[Ruleset]:
     return [_REGISTRY[name] for name in sorted(_REGISTRY)]
 
 
+def choices() -> list[tuple[str, str]]:
+    """(name, title) of every game, Pentagame first, for a model field's choices."""
+    _load_builtin()
+    return [(ruleset.name, ruleset.title) for ruleset in _REGISTRY.values()]
+
+
 def win_draw_loss(result: Sequence[int]) -> list[float]:
     """Points for games decided by win, draw or loss: against each other seat 1 for a
     better result, 1/2 for an equal one, 0 for a worse one. Every game hands out
@@ -97,9 +120,52 @@ def dense_ranks(result: Sequence[int]) -> list[int]:
 
 
 def _pentagame_points(out: Sequence[int]) -> list[float]:
-    from tournaments.scoring import dropped_scores
-
     return dropped_scores(out, 3)
+
+
+def _pantarei_demo(players: int, seed: int) -> tuple[list[str], dict[str, Any]]:
+    from games.pantarei.playout import random_record
+
+    record = random_record(seed=seed)
+    return record["moves"], {"setup": record["setup"], "first": record["first"]}
+
+
+def _twist_demo(players: int, seed: int) -> tuple[list[str], dict[str, Any]]:
+    from games.pentamid_twist.playout import random_record
+
+    return random_record(seed=seed)["moves"], {}
+
+
+def _pent_up_demo(players: int, seed: int) -> tuple[list[str], dict[str, Any]]:
+    from games.pent_up.playout import random_game
+
+    return random_game(players, seed=seed), {}
+
+
+def _cosmos_demo(players: int, seed: int) -> tuple[list[str], dict[str, Any]]:
+    from games.pentacosmos.playout import random_game
+
+    return random_game(players, seed=seed, greedy=True, max_plies=200), {}
+
+
+def _family(module: str, *, immutable: bool, demo: DemoRecord) -> Ruleset | None:
+    """A game of the family other than Pentagame: its engine's RULESET with the replay
+    page's stepping and picture and the demo's random game. The picture modules import
+    the engines, so they are attached here rather than in the engines' own RULESET."""
+    try:
+        engine = import_module(f"games.{module}")
+    except ModuleNotFoundError:
+        return None  # not built yet
+    ruleset = getattr(engine, "RULESET", None)
+    if not isinstance(ruleset, Ruleset):
+        return None
+    replay = import_module(f"games.{module}.replay")
+    if immutable:
+        start = state_start(replay.check_record, engine.parse_move, engine.apply_move)
+    else:
+        start = game_start(replay.check_record, replay.start_game, engine.parse_move)
+    picture = import_module(f"games.pictures.{module}").picture
+    return replace(ruleset, start=start, picture=picture, demo_record=demo)
 
 
 _loaded = False
@@ -123,11 +189,13 @@ def _load_builtin() -> None:
             finished_needs_target=True,
         )
     )
-    for module in ("pantarei", "pentamid_twist", "pent_up", "pentacosmos"):
-        try:
-            imported = __import__(f"games.{module}", fromlist=["RULESET"])
-        except ModuleNotFoundError:
-            continue  # not built yet
-        ruleset = getattr(imported, "RULESET", None)
-        if isinstance(ruleset, Ruleset):
+    family: list[tuple[str, bool, DemoRecord]] = [
+        ("pantarei", True, _pantarei_demo),
+        ("pentamid_twist", True, _twist_demo),
+        ("pent_up", False, _pent_up_demo),
+        ("pentacosmos", False, _cosmos_demo),
+    ]
+    for module, immutable, demo in family:
+        ruleset = _family(module, immutable=immutable, demo=demo)
+        if ruleset is not None:
             register(ruleset)

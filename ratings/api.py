@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.schema import ApiSchema
-from tournaments.models import GAMES, Player
+from tournaments.models import GAMES, Club, Player
 
 from .models import SYSTEM_CHOICES, PlayerRating
 from .selectors import is_provisional, leaderboard, player_history
@@ -95,8 +95,6 @@ class LeaderboardView(ListAPIView):
         club = request.query_params.get("club")
         club_id = None
         if club:
-            from tournaments.models import Club
-
             club_id = get_object_or_404(Club, slug=club).pk
         return leaderboard(
             system=_system(request),

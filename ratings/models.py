@@ -170,7 +170,9 @@ class GameRating(models.Model):
     """
 
     # Covered by the unique (game, player) index, as above.
-    game = models.ForeignKey("games.Game", related_name="ratings", db_index=False, **HISTORY_KEY)
+    game = models.ForeignKey(
+        "tournaments.Game", related_name="ratings", db_index=False, **HISTORY_KEY
+    )
     # Not indexed: only a recomputation deletes by period, once per job (a scan), while
     # every history row written would pay for the index.
     period = models.ForeignKey(RatingPeriod, related_name="+", db_index=False, **HISTORY_KEY)

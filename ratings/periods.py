@@ -7,11 +7,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.models import Game as GameRecord
-from games.models import moving_order
+from games.rulesets import dense_ranks
 from ratings.models import RatingPeriod
 from ratings.systems import Game
-from tournaments.models import Round, Seat, Tournament
+from tournaments.models import Game as GameRecord
+from tournaments.models import Round, Seat, Tournament, moving_order
 
 #: Periods read per pair of queries: bounds the size of the ``IN`` lists (SQLite limits
 #: the number of parameters of a statement).
@@ -21,7 +21,7 @@ PERIODS_PER_QUERY = 400
 @dataclass(frozen=True)
 class PeriodGames:
     games: list[Game]
-    records: list[int]  # the games.Game id of each rating game, same order
+    records: list[int]  # the tournaments.Game id of each rating game, same order
 
 
 def period_for_round(round_: Round) -> RatingPeriod:
@@ -86,8 +86,6 @@ def rating_out(game: str, out: tuple[int, ...] | None) -> tuple[int, ...] | None
     """Another game's result on the rating core's Pentagame scale (0..3 per seat): the
     best result 3, the worst 0, places between spread evenly, a draw equal for all. The
     ratings then read a win as a win and a draw as a draw (docs/ratings.md)."""
-    from games.rulesets import dense_ranks
-
     if out is None:
         return None
     places = dense_ranks(out)

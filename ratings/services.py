@@ -11,6 +11,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments.models import Round, Tournament
+
 from .models import RatingJob
 
 logger = logging.getLogger("ratings")
@@ -34,8 +36,6 @@ def rating_job_queue(
 
 
 def _job_work(job: RatingJob) -> dict[str, Any]:
-    from tournaments.models import Round, Tournament
-
     from .periods import period_for_evening, period_for_round
     from .rate import period_rate, ratings_recompute
 

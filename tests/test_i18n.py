@@ -11,8 +11,8 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from games.models import Game
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.models import Game
 from tournaments.services.results import game_record_out
 from tournaments.services.rounds import round_pair_next, round_publish
 

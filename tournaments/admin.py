@@ -1,6 +1,17 @@
 from django.contrib import admin
 
-from .models import AuditEntry, Club, Entry, ForbiddenPair, Player, Round, Seat, Table, Tournament
+from .models import (
+    AuditEntry,
+    Club,
+    Entry,
+    ForbiddenPair,
+    Game,
+    Player,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+)
 
 
 class EntryInline(admin.TabularInline):
@@ -56,3 +67,9 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
 
 admin.site.register(ForbiddenPair)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "status", "out_1", "out_2", "out_3", "entered_by", "entered_at")
+    list_filter = ("status",)

@@ -11,10 +11,10 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from games.models import Game
+from games import rulesets
 from games.pentagame import replay
 from games.pentagame.playout import random_game
-from tournaments.models import GAMES, Club, Entry, Round, Tournament
+from tournaments.models import GAMES, Club, Entry, Game, Round, Tournament
 from tournaments.services.entries import entries_paste, entry_check_in
 from tournaments.services.evenings import evening_close
 from tournaments.services.results import game_record_moves, game_record_out
@@ -59,24 +59,10 @@ FAMILY = [
 
 def random_record(game: str, players: int, seed: int) -> tuple[list[str], dict[str, Any]]:
     """The moves and setup of a random legal game, played by the game's own engine."""
-    if game == "pantarei":
-        from games.pantarei.playout import random_record as pantarei
-
-        record = pantarei(seed=seed)
-        return record["moves"], {"setup": record["setup"], "first": record["first"]}
-    if game == "pentamid_twist":
-        from games.pentamid_twist.playout import random_record as twist
-
-        return twist(seed=seed)["moves"], {}
-    if game == "pent_up":
-        from games.pent_up.playout import random_game as pent_up
-
-        return pent_up(players, seed=seed), {}
-    if game == "pentacosmos":
-        from games.pentacosmos.playout import random_game as cosmos
-
-        return cosmos(players, seed=seed, greedy=True, max_plies=200), {}
-    raise ValueError(f"no random games for {game!r}")
+    demo = rulesets.get(game).demo_record
+    if demo is None:
+        raise ValueError(f"no random games for {game!r}")
+    return demo(players, seed)
 
 
 def _strengths(rng: random.Random) -> dict[str, float]:

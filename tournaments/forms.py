@@ -5,6 +5,8 @@ from typing import Any
 from django import forms
 from django.utils.text import slugify
 
+from games import rulesets
+
 from .models import Club, Entry, Tournament
 
 
@@ -46,8 +48,6 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        from games import rulesets
-
         game, policy = data.get("game"), data.get("policy")
         two_only = bool(game) and 3 not in rulesets.get(game).table_sizes
         if two_only and policy and policy != Tournament.Policy.PAIRS_BYE:

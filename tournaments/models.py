@@ -15,14 +15,14 @@ from django.db.models import Q
 from games import rulesets
 from games.rulesets import Ruleset
 
-# The games of the family a tournament can be for (games/rulesets.py).
-GAMES = [
-    ("pentagame", "Pentagame"),
-    ("pantarei", "Pantarei"),
-    ("pentamid_twist", "Pentamid Twist"),
-    ("pent_up", "Pent-Up"),
-    ("pentacosmos", "PentaCosmos"),
-]
+# The played game lives in its own module (it was the games app's model until the games
+# became the family's rules alone); importing it here registers it with this app.
+from tournaments.models_game import Game as Game
+from tournaments.models_game import moving_order as moving_order
+
+# The games of the family a tournament can be for, as the registry lists them
+# (games/rulesets.py).
+GAMES = rulesets.choices()
 
 # The rating systems kept for every player (the ratings app); a club picks the one shown.
 RATING_SYSTEMS = [("glicko2", "Glicko-2"), ("openskill", "OpenSkill"), ("elo", "Elo")]

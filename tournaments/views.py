@@ -10,12 +10,12 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from games.models import Game
+from tournaments.models import Game
 
 from .csv_export import SafeWriter
 from .models import Club, Entry, Round, Seat, Tournament
 from .permissions import can_direct, can_view
-from .selectors.rounds import TableRow, round_tables
+from .selectors.rounds import round_tables
 from .selectors.standings import tournament_standings
 
 
@@ -113,8 +113,6 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if round_.status == Round.Status.PAIRED and not director:
         raise Http404("this round is not published yet")
     tables = round_tables(round_=round_)
-    if round_.status != Round.Status.CLOSED:
-        _attach_chances(tables, tournament.game)
     fmt = request.GET.get("format")
     if fmt in {"csv", "json"}:
         return _pairings_export(tournament, round_, tables, fmt)
@@ -129,17 +127,6 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "print": "print" in request.GET,
         },
     )
-
-
-def _attach_chances(tables: list[TableRow], game: str) -> None:
-    """Before a round is played, show each seat's chance to finish first."""
-    from ratings.selectors import win_chances
-
-    playing = [t for t in tables if not t.is_bye]
-    chances = win_chances(tables=[[s.player_id for s in t.seats] for t in playing], game=game)
-    for table, seat_chances in zip(playing, chances, strict=True):
-        for seat, chance in zip(table.seats, seat_chances, strict=True):
-            seat.chance = chance
 
 
 def _pairings_export(

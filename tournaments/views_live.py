@@ -19,7 +19,7 @@ from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games.models import Game
+from tournaments.models import Game
 
 from .models import Round, Tournament
 from .selectors.rounds import TableRow, round_tables

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.models import Game
+from tournaments.models import Game
 
 from .forms import ForbiddenPairForm, PasteEntriesForm, ResultForm, SwapForm, TournamentForm
 from .models import Club, Entry, ForbiddenPair, Round, Table, Tournament

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from tournaments.scoring import dropped_scores
+from games.pentagame.dropped import dropped_scores
 
 from .base import Game
 

@@ -8,9 +8,9 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from games.models import Game
 from games.pentagame import format_move, parse_move
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.models import Game
 from tournaments.services.results import game_record_moves
 from tournaments.services.rounds import round_pair_next, round_publish
 

@@ -12,9 +12,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.print_page_options import PrintOptions
 from selenium.webdriver.support.ui import Select
 
-from games.models import Game
 from tests.factories import UserFactory, tournament_with_players
-from tournaments.models import Round
+from tournaments.models import Game, Round
 from tournaments.services.results import game_record_out
 from tournaments.services.rounds import round_pair_next, round_publish
 

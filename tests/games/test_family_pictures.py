@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games import pantarei, pent_up, pentacosmos, pentamid_twist
+from games import pantarei, pent_up, pentacosmos, pentamid_twist, rulesets
 from games.pantarei.playout import random_record as pantarei_record
 from games.pent_up.playout import random_game as pent_up_game
 from games.pentacosmos.board import GEMS
@@ -21,7 +21,6 @@ from games.pictures import pantarei as pantarei_picture
 from games.pictures import pent_up as pent_up_picture
 from games.pictures import pentacosmos as cosmos_picture
 from games.pictures import pentamid_twist as twist_picture
-from games.pictures import picture_for
 from games.pictures.shapes import Picture
 
 
@@ -70,10 +69,11 @@ def assert_well_formed(picture: Picture, players: int) -> None:
     assert picture["title"]
 
 
-def test_the_registry_knows_the_four_games_and_no_other():
+def test_the_registry_gives_the_four_games_a_picture_and_pentagame_none():
     for name in ("pantarei", "pentamid_twist", "pent_up", "pentacosmos"):
-        assert picture_for(name) is not None
-    assert picture_for("pentagame") is None
+        assert rulesets.get(name).picture is not None
+        assert rulesets.get(name).start is not None
+    assert rulesets.get("pentagame").picture is None
 
 
 # --- Pantarei -----------------------------------------------------------------------

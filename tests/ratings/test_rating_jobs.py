@@ -4,12 +4,12 @@ import pytest
 from django.db.models import Q
 from django.urls import reverse
 
-from games.models import Game
 from ratings.models import GameRating, PeriodRating, PlayerRating, RatingJob, RatingPeriod
 from ratings.periods import period_for_round
 from ratings.rate import period_rate, ratings_recompute
 from ratings.systems import SYSTEM_NAMES
 from tests.factories import tournament_with_players
+from tournaments.models import Game
 from tournaments.services.results import game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
 

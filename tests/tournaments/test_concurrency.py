@@ -8,8 +8,8 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from games.models import Game
 from tests.factories import tournament_with_players
+from tournaments.models import Game
 from tournaments.services.errors import ConflictError, ServiceError
 from tournaments.services.results import game_record_out
 from tournaments.services.rounds import round_pair_next, round_publish

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from games import rulesets
-from games.models import Game
 from tests.factories import tournament_with_players
 from tournaments.demo import random_record
+from tournaments.models import Game
 from tournaments.selectors.standings import tournament_standings
 from tournaments.services.errors import ServiceError
 from tournaments.services.results import game_record_moves, game_record_out

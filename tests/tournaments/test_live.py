@@ -7,8 +7,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from games.models import Game
 from tests.factories import tournament_with_players
+from tournaments.models import Game
 from tournaments.services.results import game_confirm, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
 

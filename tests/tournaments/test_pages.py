@@ -6,9 +6,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from games.models import Game
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
-from tournaments.models import AuditEntry, Round, Tournament
+from tournaments.models import AuditEntry, Game, Round, Tournament
 from tournaments.selectors.standings import tournament_scores
 from tournaments.services.results import game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.models import Game
 from tests.factories import tournament_with_players
-from tournaments.models import Player
+from tournaments.models import Game, Player
 from tournaments.selectors.players import SharedGame, head_to_head
 from tournaments.services.results import game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish

@@ -6,8 +6,8 @@ import pytest
 import segno
 from django.urls import reverse
 
-from games.models import Game
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.models import Game
 from tournaments.services.results import game_confirm, game_record_out
 from tournaments.services.rounds import round_pair_next, round_publish
 from tournaments.views_print import qr_svg

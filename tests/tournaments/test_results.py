@@ -2,9 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import Game
 from tests.factories import tournament_with_players
-from tournaments.models import AuditEntry
+from tournaments.models import AuditEntry, Game
 from tournaments.services.errors import ConflictError, ServiceError
 from tournaments.services.results import game_record_moves, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish

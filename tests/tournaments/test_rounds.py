@@ -2,10 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import Game
 from ratings.models import RatingJob
 from tests.factories import EntryFactory, tournament_with_players
-from tournaments.models import Entry, ForbiddenPair, Round, Seat
+from tournaments.models import Entry, ForbiddenPair, Game, Round, Seat
 from tournaments.selectors.standings import tournament_scores
 from tournaments.services.entries import entries_paste, entry_withdraw
 from tournaments.services.errors import ConflictError, ServiceError

@@ -4,8 +4,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.models import Game
 from tests.factories import tournament_with_players
+from tournaments.models import Game
 from tournaments.selectors.standings import tournament_standings
 from tournaments.services.entries import entry_withdraw
 from tournaments.services.results import game_record_out

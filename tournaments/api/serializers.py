@@ -4,8 +4,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.models import Game
-from tournaments.models import Club, Entry, Player, Round, Tournament
+from tournaments.models import Club, Entry, Game, Player, Round, Tournament
 
 
 class ClubSerializer(serializers.ModelSerializer):

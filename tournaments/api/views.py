@@ -21,8 +21,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from games.models import Game
-from tournaments.models import Club, Entry, Player, Round, Table, Tournament
+from tournaments.models import Club, Entry, Game, Player, Round, Table, Tournament
 from tournaments.permissions import can_direct, can_organise, can_view
 from tournaments.selectors.rounds import round_tables
 from tournaments.selectors.standings import (

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
-from games.models import Game
-from tournaments.models import Round, Seat, Tournament
+from tournaments.models import Game, Round, Seat, Tournament
 from tournaments.scoring import dropped_scores
 
 

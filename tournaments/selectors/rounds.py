@@ -6,8 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from games.letters import colour_letter
-from games.models import Game
-from tournaments.models import Round, Seat, Table
+from tournaments.models import Game, Round, Seat, Table
 from tournaments.scoring import round_scores
 
 from .standings import scoring_settings

@@ -11,8 +11,7 @@ from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.db.models import Count, Max, Q, Sum
 
-from games.models import Game
-from tournaments.models import Seat, Tournament
+from tournaments.models import Game, Seat, Tournament
 from tournaments.scoring import ScoringSettings
 from tournaments.standings import (
     TIE_BREAKS,

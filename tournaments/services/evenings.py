@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments import signals
 from tournaments.models import Entry, Round, Seat, Tournament
 from tournaments.pairing import ClubPlayer, Meeting, Pairing, PairingError, club_tables
 
@@ -64,8 +65,6 @@ def evening_tables(
 
 def evening_close(*, tournament: Tournament, by: User = None) -> Tournament:
     """Close the evening (every round must be closed) and rate it as one period."""
-    from ratings.services import rating_evening_queue
-
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.kind != Tournament.Kind.EVENING:
@@ -77,5 +76,5 @@ def evening_close(*, tournament: Tournament, by: User = None) -> Tournament:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         audit_record(tournament=tournament, by=by, action="close evening")
-        rating_evening_queue(tournament_id=tournament.pk, by=by)
+        signals.evening_closed.send(sender=Tournament, tournament_id=tournament.pk, by=by)
     return tournament

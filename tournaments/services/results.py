@@ -15,8 +15,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import pentagame
-from games.models import Game
-from tournaments.models import Round, Seat
+from tournaments import signals
+from tournaments.models import Game, Round, Seat
 
 from .audit import audit_record
 from .errors import ConflictError, ServiceError
@@ -117,9 +117,7 @@ def _write(
             )
         if closed:
             # History changed: ratings from this round on are recomputed.
-            from ratings.services import rating_recompute_queue
-
-            rating_recompute_queue(round_id=round_.pk, by=by)
+            signals.closed_result_changed.send(sender=Round, round_id=round_.pk, by=by)
     return locked
 
 

@@ -9,8 +9,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.models import Game
-from tournaments.models import Entry, ForbiddenPair, Round, Seat, Table, Tournament
+from tournaments import signals
+from tournaments.models import Entry, ForbiddenPair, Game, Round, Seat, Table, Tournament
 from tournaments.pairing import Meeting, Pairing, PairingError, PairingPlayer, pair_round
 from tournaments.pairing.first_move import game_orders
 from tournaments.selectors.standings import tournament_scores
@@ -242,8 +242,6 @@ def round_publish(*, round: Round, by: User = None) -> Round:  # noqa: A002
 def round_close(*, round: Round, by: User = None, force: bool = False) -> Round:  # noqa: A002
     """Close a round; every game must have a result unless ``force`` (the turn ended and
     unplayed games score nothing). Queues the ratings job once committed."""
-    from ratings.services import rating_period_queue
-
     with transaction.atomic():
         round_ = Round.objects.select_for_update().get(pk=round.pk)
         if round_.status == Round.Status.CLOSED:
@@ -278,5 +276,5 @@ def round_close(*, round: Round, by: User = None, force: bool = False) -> Round:
         audit_record(tournament=tournament, by=by, action="close", target=f"round {round_.number}")
         if tournament.kind != Tournament.Kind.EVENING:
             # An evening is rated as one period when it closes (services/evenings.py).
-            rating_period_queue(round_id=round_.pk, by=by)
+            signals.round_closed.send(sender=Round, round_id=round_.pk, by=by)
     return round_

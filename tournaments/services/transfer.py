@@ -12,8 +12,17 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
-from games.models import Game
-from tournaments.models import Club, Entry, ForbiddenPair, Player, Round, Seat, Table, Tournament
+from tournaments.models import (
+    Club,
+    Entry,
+    ForbiddenPair,
+    Game,
+    Player,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+)
 
 from .errors import ServiceError
 

@@ -1,5 +1,5 @@
 // The Pentagame board page. The server sends the geometry, the record and, after every
-// ply, the position with the legal moves (see games/views.py); this module only draws
+// ply, the position with the legal moves (see tournaments/views_board.py); this module only draws
 // them and turns taps and keys into one of those legal moves. No rule lives here.
 
 const SVG = "http://www.w3.org/2000/svg";

@@ -122,7 +122,10 @@ def test_not_a_record(record: Any) -> None:
 
 
 def test_registered_ruleset() -> None:
-    assert rulesets.get("pantarei") is RULESET
+    # The registry completes the engine's own RULESET with the replay page's parts.
+    registered = rulesets.get("pantarei")
+    assert registered.replay is RULESET.replay and registered.points is RULESET.points
+    assert registered.start is not None and registered.picture is not None
     assert RULESET.points([1, 0]) == [1.0, 0.0]
     assert RULESET.points([0, 0]) == [0.5, 0.5]
     assert RULESET.replay({"setup": SETUP, "moves": []}).ok

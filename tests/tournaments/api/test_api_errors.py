@@ -175,8 +175,8 @@ def test_unchanged_standings_polls_are_answered_early_and_changes_show_at_once()
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from games.models import Game
     from tests.factories import tournament_with_players
+    from tournaments.models import Game
     from tournaments.services.results import game_record_out
     from tournaments.services.rounds import round_close, round_pair_next, round_publish
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Game
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
-from tournaments.models import Player
+from tournaments.models import Game, Player
 from tournaments.services.rounds import round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db

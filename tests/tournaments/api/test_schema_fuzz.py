@@ -33,9 +33,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from games.models import Game
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
-from tournaments.models import Table
+from tournaments.models import Game, Table
 from tournaments.services.rounds import round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db

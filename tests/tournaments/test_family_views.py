@@ -9,10 +9,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.models import Game
 from tests.factories import UserFactory, tournament_with_players
 from tournaments.demo import random_record
-from tournaments.models import Round
+from tournaments.models import Game, Round
 from tournaments.services.results import game_record_moves
 from tournaments.services.rounds import round_pair_next, round_publish
 

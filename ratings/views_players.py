@@ -14,10 +14,9 @@ from django.views.decorators.http import require_GET
 
 from ratings.models import SYSTEM_CHOICES
 from ratings.selectors import chart_points, is_provisional, player_history
-
-from .models import GAMES, Entry, Player, Tournament
-from .selectors.players import Record, head_to_head, player_shared_games
-from .selectors.standings import StandingRow, tournament_standings
+from tournaments.models import GAMES, Entry, Player, Tournament
+from tournaments.selectors.players import Record, head_to_head, player_shared_games
+from tournaments.selectors.standings import StandingRow, tournament_standings
 
 
 def visible_tournaments(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tournament]:

@@ -10,80 +10,18 @@ that page: a published round of a tournament the user can see.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
-from importlib import import_module
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from games.models import Game
-from games.pictures import Picture, Shape, picture_for
-from games.views import MAX_PLIES, _load, _players
-from tournaments.models import Round
+from games import rulesets
+from games.pictures import Picture, Shape
+from tournaments.models import Game, Round
 from tournaments.permissions import can_direct, can_view
-
-
-class _Run:
-    """A game being replayed one ply at a time with its engine."""
-
-    def mover(self) -> int:  # 0-based engine seat of the player to move
-        raise NotImplementedError
-
-    def apply(self, text: str) -> None:  # raises the engine's ValueError subclass
-        raise NotImplementedError
-
-    def state(self) -> Any:
-        raise NotImplementedError
-
-
-class _StateRun(_Run):
-    """Engines whose positions are immutable states (Pantarei, Pentamid Twist)."""
-
-    def __init__(self, package: str, record: dict[str, Any]) -> None:
-        engine = import_module(f"games.{package}")
-        self.parse, self.apply_move = engine.parse_move, engine.apply_move
-        self.s, _ = import_module(f"games.{package}.replay").check_record(record)
-
-    def mover(self) -> int:
-        return int(self.s.to_move)
-
-    def apply(self, text: str) -> None:
-        self.s = self.apply_move(self.s, self.parse(text))
-
-    def state(self) -> Any:
-        return self.s
-
-
-class _GameRun(_Run):
-    """Engines that play on a mutable working game (Pent-Up, PentaCosmos)."""
-
-    def __init__(self, package: str, record: dict[str, Any]) -> None:
-        replay = import_module(f"games.{package}.replay")
-        # check_record returns the setup (players, variant[, tokens]) and the moves last.
-        *setup, _moves = replay.check_record(record)
-        self.g = replay.start_game(*setup)
-        self.parse = import_module(f"games.{package}").parse_move
-
-    def mover(self) -> int:
-        return int(self.g.seat) - 1
-
-    def apply(self, text: str) -> None:
-        self.g.apply(self.parse(text))
-
-    def state(self) -> Any:
-        return self.g.state()
-
-
-RUNS: dict[str, Callable[[dict[str, Any]], _Run]] = {
-    "pantarei": partial(_StateRun, "pantarei"),
-    "pentamid_twist": partial(_StateRun, "pentamid_twist"),
-    "pent_up": partial(_GameRun, "pent_up"),
-    "pentacosmos": partial(_GameRun, "pentacosmos"),
-}
+from tournaments.views_board import MAX_PLIES, _load, _players
 
 
 @dataclass
@@ -100,7 +38,10 @@ class Replayed:
 
 def replay_to(game: str, record: dict[str, Any], ply: int) -> Replayed:
     """Replay a record with the game's engine; the state after min(ply, legal plies)."""
-    run = RUNS[game](record)
+    start = rulesets.get(game).start
+    if start is None:
+        raise ValueError(f"no stepping replay for {game!r}")
+    run = start(record)
     moves: list[str] = record["moves"]
     movers: list[int] = []
     state = run.state() if ply == 0 else None
@@ -186,8 +127,8 @@ def family_view(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("no such game")
     if tournament.game == "pentagame":
         return redirect("games:replay", pk=game.pk)
-    draw = picture_for(tournament.game)
-    if draw is None or tournament.game not in RUNS:
+    draw = tournament.ruleset.picture
+    if draw is None or tournament.ruleset.start is None:
         raise Http404("no viewer for this game")
     players = _players(game)
     record = _record(game, len(players))

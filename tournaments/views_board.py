@@ -22,7 +22,6 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import pentagame
-from games.models import Game
 from games.pentagame.board import (
     CHORDS,
     COLOURS,
@@ -37,7 +36,7 @@ from games.pentagame.notation import Move
 from games.pentagame.replay import check_record, start_game
 from games.pentagame.rules import BLACK_BASE, GREY_BASE, OUT
 from games.pentagame.rules import Game as EngineGame
-from tournaments.models import Round, Seat
+from tournaments.models import Game, Round, Seat
 from tournaments.permissions import can_direct, can_view
 from tournaments.services.errors import ConflictError, ServiceError
 from tournaments.services.results import game_record_moves

@@ -75,6 +75,8 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)
 
     class Meta:
+        # The table keeps the name it had in the games app: moving the model moved no row.
+        db_table = "games_game"
         ordering = ["table", "number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="game_unique_number"),

@@ -1,0 +1,55 @@
+"""The book's dropped score (section 21): Pentagame's points per game, Django-free.
+
+The dropped score is zero-sum: over one game it always adds up to ``target * sides``,
+so two players gain nothing by agreeing on a draw. See docs/scoring.md for the
+formulas with worked examples. It lives with the game's rules so that the games import
+nothing of the apps above them; tournaments/scoring.py and the ratings use it from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def dropped_scores(
+    out: Sequence[int],
+    target: int = 3,
+    teams: Sequence[Sequence[int]] | None = None,
+) -> list[float]:
+    """Per-seat dropped score of one game.
+
+    ``out`` holds the pieces out per seat. For two sides this is the book's rule, own
+    pieces out plus the pieces the opponent failed to bring out (3:3, 4:2, 5:1, 6:0);
+    for n sides it generalises to ``out_i + mean over opponents j of (target - out_j)``.
+    With ``teams`` (lists of seat indexes) the sides are teams: a team's pieces out are
+    the sum of its members', and every member gets the team's score (section 19:
+    2 vs 2 play to 5 pieces per team, so pass ``target=5``).
+    """
+    if teams is None:
+        # Hot path (standings of big fields): one seat per side, no team bookkeeping.
+        n = len(out)
+        if n < 2:
+            raise ValueError("a game needs at least two sides")
+        for pieces in out:
+            if not 0 <= pieces <= target:
+                raise ValueError(f"pieces out must lie in 0..{target}, got {pieces}")
+        missing = target * n - sum(out)
+        return [p + (missing - (target - p)) / (n - 1) for p in out]
+    sides = [list(team) for team in teams]
+    seats = sorted(seat for team in sides for seat in team)
+    if seats != list(range(len(out))):
+        raise ValueError("teams must name every seat exactly once")
+    if len(sides) < 2:
+        raise ValueError("a game needs at least two sides")
+    side_out = [sum(out[seat] for seat in side) for side in sides]
+    for pieces in side_out:
+        if not 0 <= pieces <= target:
+            raise ValueError(f"pieces out must lie in 0..{target}, got {pieces}")
+    total_missing = sum(target - pieces for pieces in side_out)
+    n_opponents = len(sides) - 1
+    side_score = [pieces + (total_missing - (target - pieces)) / n_opponents for pieces in side_out]
+    result = [0.0] * len(out)
+    for side, score in zip(sides, side_score, strict=True):
+        for seat in side:
+            result[seat] = score
+    return result

@@ -1,0 +1,31 @@
+"""The ratings' side of the hook in tournaments/signals.py: a closed round or evening,
+or a changed closed result, becomes a RatingJob queued once the transaction commits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournaments import signals
+
+from .services import rating_evening_queue, rating_period_queue, rating_recompute_queue
+
+
+def on_round_closed(*, round_id: int, by: Any = None, **_: Any) -> None:
+    rating_period_queue(round_id=round_id, by=by)
+
+
+def on_evening_closed(*, tournament_id: int, by: Any = None, **_: Any) -> None:
+    rating_evening_queue(tournament_id=tournament_id, by=by)
+
+
+def on_closed_result_changed(*, round_id: int, by: Any = None, **_: Any) -> None:
+    rating_recompute_queue(round_id=round_id, by=by)
+
+
+def connect() -> None:
+    # dispatch_uid: a second ready() (tests reloading apps) must not queue twice.
+    signals.round_closed.connect(on_round_closed, dispatch_uid="ratings.round_closed")
+    signals.evening_closed.connect(on_evening_closed, dispatch_uid="ratings.evening_closed")
+    signals.closed_result_changed.connect(
+        on_closed_result_changed, dispatch_uid="ratings.closed_result_changed"
+    )

@@ -1,0 +1,22 @@
+"""What the tournament side tells the layers above it that a result became final.
+
+The services send these inside their transaction; whoever listens (the ratings app, in
+its AppConfig.ready) does its work there too, so a rolled-back close queues nothing.
+Tournaments never import the ratings: this module is the only way down-to-up news
+travels (docs/architecture.md).
+
+Every signal is sent with ``by`` (the acting user or None) besides the named arguments.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+# A round closed (round_id): its games are final and can be rated.
+round_closed = Signal()
+
+# A club evening closed (tournament_id): rated as one period.
+evening_closed = Signal()
+
+# A result of an already closed round changed (round_id): history from there changed.
+closed_result_changed = Signal()
