@@ -129,6 +129,17 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # (harmless: the job row is locked and a done job does nothing, but wasted work).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The sweep: every RATING_SWEEP_SECONDS, Celery beat re-queues rating jobs still queued
+# RATING_SWEEP_GRACE_SECONDS after they were committed (broker down at the time, web
+# process killed before publishing, worker killed mid-job). docs/operations.md.
+RATING_SWEEP_SECONDS = env_int("RATING_SWEEP_SECONDS", 60)
+RATING_SWEEP_GRACE_SECONDS = env_int("RATING_SWEEP_GRACE_SECONDS", 30)
+CELERY_BEAT_SCHEDULE = {
+    "rating-jobs-sweep": {
+        "task": "ratings.tasks.rating_jobs_sweep_task",
+        "schedule": float(RATING_SWEEP_SECONDS),
+    }
+}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import os
 import socket
@@ -31,8 +32,43 @@ def rating_job_queue(
     user = by if isinstance(by, AbstractBaseUser) else None
     with transaction.atomic():
         job = RatingJob.objects.create(kind=kind, scope=scope or {}, requested_by=user)
-        transaction.on_commit(lambda: rating_job_run_task.delay(job.pk))
+        transaction.on_commit(lambda: _publish(job.pk, rating_job_run_task))
     return job
+
+
+def _publish(job_id: int, task: Any) -> bool:
+    """Send the job's task to the broker. The committed job row is the outbox: if the
+    broker is unreachable (or this process dies before this line), the row stays
+    queued and `rating_jobs_requeue` sends it again, so the caller is never failed for
+    work that is already safely committed."""
+    try:
+        task.delay(job_id)
+    except Exception as exc:  # noqa: BLE001 - any broker failure; the sweep catches up
+        logger.warning("rating job %s stays queued for the sweep: broker: %s", job_id, exc)
+        return False
+    return True
+
+
+def rating_jobs_requeue(*, older_than: float) -> list[int]:
+    """The sweep (run by Celery beat): send again every job still queued `older_than`
+    seconds after it was created (its publish failed, or its worker died and the
+    broker would deliver it again only after the visibility timeout). A job being run
+    holds its row locked and is skipped; running one twice is harmless anyway (a done
+    job does nothing). Oldest first, so periods are rated in their order."""
+    from .tasks import rating_job_run_task
+
+    cutoff = timezone.now() - dt.timedelta(seconds=older_than)
+    with transaction.atomic():
+        ids = list(
+            RatingJob.objects.select_for_update(skip_locked=True)
+            .filter(status=RatingJob.Status.QUEUED, created_at__lt=cutoff)
+            .order_by("created_at", "id")
+            .values_list("pk", flat=True)
+        )
+    sent = [job_id for job_id in ids if _publish(job_id, rating_job_run_task)]
+    if sent:
+        logger.info("sweep: re-queued rating jobs %s", sent)
+    return sent
 
 
 def _job_work(job: RatingJob) -> dict[str, Any]:

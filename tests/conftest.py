@@ -174,11 +174,16 @@ def _database_url(settings_dict: dict[str, Any]) -> str:
 
 
 def start_celery_worker(
-    log_name: str = "celery-test-worker.log", queues: str | None = None
+    log_name: str = "celery-test-worker.log",
+    queues: str | None = None,
+    *,
+    beat: bool = False,
+    redis_url: str | None = None,
 ) -> subprocess.Popen[bytes]:
     """A real `celery worker` process on the test database and the Redis of REDIS_URL
-    (consuming ``queues`` if given), answering pings; the caller stops it. Needs the
-    test database to exist."""
+    (or `redis_url`), consuming ``queues`` if given, answering pings; the caller stops
+    it. With `beat`, it also runs Celery beat with the rating sweep every second.
+    Needs the test database to exist."""
     from django.db import connection
 
     if not os.environ.get("REDIS_URL") or connection.vendor != "postgresql":
@@ -186,6 +191,10 @@ def start_celery_worker(
             "services tests need DATABASE_URL (PostgreSQL) and REDIS_URL: run config/bin/test"
         )
     env = dict(os.environ, DATABASE_URL=_database_url(connection.settings_dict))
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    if beat:
+        env.update(RATING_SWEEP_SECONDS="1", RATING_SWEEP_GRACE_SECONDS="1")
     log = open(ROOT / "var" / log_name, "ab")  # noqa: SIM115 - the child writes to it
     proc = subprocess.Popen(
         [
@@ -201,6 +210,7 @@ def start_celery_worker(
             "--without-mingle",
             "--without-heartbeat",
             *(["--queues", queues] if queues else []),
+            *(["--beat", f"--schedule={ROOT / 'var' / (log_name + '.beat')}"] if beat else []),
         ],
         cwd=ROOT,
         env=env,
@@ -212,6 +222,10 @@ def start_celery_worker(
     from config.celery import app
 
     deadline = time.monotonic() + 60
+    if redis_url:  # pinged through its own broker
+        from celery import Celery
+
+        app = Celery(broker=redis_url, set_as_current=False)  # tasks keep our app
     while not app.control.ping(timeout=0.5):
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
