@@ -1,5 +1,5 @@
-"""The defects of the one table-wide report link, reproduced before the fix
-("One trusted write path", part 4). Each test states what must hold."""
+"""The defects of the one table-wide report link ("One trusted write path", part 4),
+first reproduced against it (strict xfail), now each player's own link."""
 
 from __future__ import annotations
 
@@ -8,11 +8,10 @@ from django.urls import reverse
 
 from games.models import Game
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
-from tournaments.services.results import game_record_out
+from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
-DEFECT = pytest.mark.xfail(strict=True, reason="defect of the table-wide report link")
 
 
 @pytest.fixture
@@ -26,32 +25,32 @@ def game():
     return Game.objects.get(table__round=round_, number=1)
 
 
+def _link(game, position):
+    return reverse("seat-report", args=[game.table.seats.get(position=position).report_token])
+
+
 def _report(client, game, position, out):
-    url = reverse("table-report", args=[game.table.report_token])
     data = {"game": game.pk, "version": game.version, "finished": "1", "position": position}
     data.update({f"out_{i}": v for i, v in enumerate(out, start=1)})
-    return client.post(url, data)
+    return client.post(_link(game, position), data)
 
 
-@DEFECT
 def test_a_report_link_cannot_overwrite_a_directors_result(client, game):
-    game_record_out(game=game, out=[3, 1])
+    game_record_out(game=game, out=[3, 1], by=Actor.command())
     game.refresh_from_db()
     _report(client, game, 2, [1, 3])
     game.refresh_from_db()
     assert game.out_list(2) == [3, 1] and game.confirmed
 
 
-@DEFECT
 def test_one_device_cannot_report_and_then_confirm_its_own_report(client, game):
     _report(client, game, 1, [3, 1])
-    url = reverse("table-report", args=[game.table.report_token])
-    client.post(url, {"game": game.pk, "confirm": "1", "position": 2})
+    # The old page let the same phone pick the other seat; the link is seat 1's only.
+    client.post(_link(game, 1), {"game": game.pk, "confirm": "1", "position": 2})
     game.refresh_from_db()
     assert not game.confirmed
 
 
-@DEFECT
 def test_two_conflicting_reports_are_a_dispute_not_a_silent_replacement(client, game):
     _report(client, game, 1, [3, 1])
     game.refresh_from_db()

@@ -1,4 +1,4 @@
-"""A round's tables as plain rows for pages and exports (three queries)."""
+"""A round's tables as plain rows for pages and exports (four queries)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from games.letters import colour_letter
 from games.models import Game
-from tournaments.models import Round, Seat, Table
+from tournaments.models import ResultSubmission, Round, Seat, Table
 from tournaments.scoring import round_scores
 
 from .standings import scoring_settings
@@ -22,6 +22,8 @@ class SeatRow:
     player_id: int = 0
     # The rating system's chance that this seat finishes first, before the match.
     chance: float | None = None
+    # The player's private report link: for organiser pages and score sheets only.
+    report_token: str = field(default="", repr=False)
 
 
 @dataclass
@@ -37,6 +39,8 @@ class GameRow:
     version: int
     confirmed: bool = True
     reported_by: int | None = None
+    # Players reported different results; the organiser decides.
+    disputed: bool = False
 
     @property
     def played(self) -> bool:
@@ -48,7 +52,6 @@ class TableRow:
     id: int
     number: int
     is_bye: bool
-    report_token: str
     seats: list[SeatRow] = field(default_factory=list)
     games: list[GameRow] = field(default_factory=list)
 
@@ -64,7 +67,7 @@ class TableRow:
 def round_tables(*, round_: Round) -> list[TableRow]:
     settings = scoring_settings(round_.tournament)
     tables = {
-        t.pk: TableRow(t.pk, t.number, t.is_bye, t.report_token)
+        t.pk: TableRow(t.pk, t.number, t.is_bye)
         for t in Table.objects.filter(round=round_).order_by("number")
     }
     for seat in (
@@ -72,12 +75,21 @@ def round_tables(*, round_: Round) -> list[TableRow]:
     ):
         tables[seat.table_id].seats.append(
             SeatRow(
-                seat.position, seat.entry_id, seat.entry.player.name, player_id=seat.entry.player_id
+                seat.position,
+                seat.entry_id,
+                seat.entry.player.name,
+                player_id=seat.entry.player_id,
+                report_token=seat.report_token,
             )
         )
     games_by_table: dict[int, list[Game]] = defaultdict(list)
     for game in Game.objects.filter(table__round=round_).order_by("number"):
         games_by_table[game.table_id].append(game)
+    disputed = set(
+        ResultSubmission.objects.filter(
+            game__table__round=round_, state=ResultSubmission.State.DISPUTED
+        ).values_list("game_id", flat=True)
+    )
     for table in tables.values():
         n = len(table.seats)
         for game in games_by_table[table.id]:
@@ -96,6 +108,7 @@ def round_tables(*, round_: Round) -> list[TableRow]:
                     version=game.version,
                     confirmed=game.confirmed,
                     reported_by=game.reported_by_position,
+                    disputed=game.pk in disputed,
                 )
             )
         if table.is_bye:
