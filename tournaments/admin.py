@@ -1,6 +1,19 @@
+from typing import Any
+
 from django.contrib import admin
 
-from .models import AuditEntry, Club, Entry, ForbiddenPair, Player, Round, Seat, Table, Tournament
+from .models import (
+    AuditEntry,
+    Club,
+    Entry,
+    ForbiddenPair,
+    Player,
+    ResultSubmission,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+)
 
 
 class EntryInline(admin.TabularInline):
@@ -56,3 +69,17 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
 
 admin.site.register(ForbiddenPair)
+
+
+@admin.register(ResultSubmission)
+class ResultSubmissionAdmin(admin.ModelAdmin):
+    """The results' audit trail: read here, written only through the results service."""
+
+    list_display = ("game", "state", "by_user", "by_seat", "out", "created_at")
+    list_filter = ("state",)
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
