@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from games import rulesets
 from games.rulesets import Ruleset
@@ -309,11 +310,11 @@ class ResultSubmission(models.Model):
     (services/results.py); this list is the audit trail."""
 
     class State(models.TextChoices):
-        ENTERED = "entered", "entered by a director (final)"
-        REPORTED = "reported", "reported, awaiting an opponent"
-        CONFIRMED = "confirmed", "confirmed"
-        DISPUTED = "disputed", "disputed"
-        DISCARDED = "discarded", "discarded"
+        ENTERED = "entered", _("entered by a director (final)")
+        REPORTED = "reported", _("reported, awaiting an opponent")
+        CONFIRMED = "confirmed", _("confirmed")
+        DISPUTED = "disputed", _("disputed")
+        DISCARDED = "discarded", _("discarded")
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="submissions")
     by_user = models.ForeignKey(

@@ -22,7 +22,7 @@ from games.models import Game
 from .forms import ForbiddenPairForm, PasteEntriesForm, ResultForm, SwapForm, TournamentForm
 from .models import Club, Entry, ForbiddenPair, ResultSubmission, Round, Seat, Tournament
 from .permissions import can_direct
-from .selectors.rounds import round_tables
+from .selectors.rounds import round_tables, round_trails
 from .services import entries as entry_services
 from .services import rounds as round_services
 from .services.errors import ServiceError
@@ -324,10 +324,12 @@ def round_results(request: HttpRequest, tournament: Tournament, number: int) -> 
         return redirect(
             reverse("round-results", args=[tournament.slug, number]) + f"#table-{game.table.number}"
         )
+    tables = round_tables(round_=round_)
+    round_trails(tables)
     return render(
         request,
         "tournaments/results.html",
-        {"tournament": tournament, "round": round_, "tables": round_tables(round_=round_)},
+        {"tournament": tournament, "round": round_, "tables": tables},
     )
 
 

@@ -290,3 +290,17 @@ def test_a_closed_round_takes_no_reports_but_a_directors_correction(organiser, g
     game_record_out(game=game, out=[3, 1], by=Actor.director(organiser))
     game.refresh_from_db()
     assert game.confirmed and states(game) == [State.ENTERED]
+
+
+def test_the_results_page_shows_each_games_submissions(client, organiser, game):
+    game_record_out(game=game, out=[3, 1], by=player(game, 1))
+    game_record_out(game=game, out=[1, 3], by=player(game, 2))
+    game_record_out(game=game, out=[3, 2], by=Actor.director(organiser))
+    client.force_login(organiser)
+    tournament = game.table.round.tournament
+    page = client.get(reverse("round-results", args=[tournament.slug, 1])).content.decode()
+    first, second = game.table.seats.order_by("position")
+    assert "3 submissions" in page
+    assert f"{first.entry.player.name} (seat 1): 3:1" in page
+    assert f"{second.entry.player.name} (seat 2): 1:3" in page
+    assert "director org: 3:2" in page and "entered by a director (final)" in page

@@ -41,6 +41,8 @@ class GameRow:
     reported_by: int | None = None
     # Players reported different results; the organiser decides.
     disputed: bool = False
+    # The game's submissions, oldest first, when a page asks for them (organisers only).
+    trail: list[ResultSubmission] = field(default_factory=list)
 
     @property
     def played(self) -> bool:
@@ -62,6 +64,16 @@ class TableRow:
     @property
     def awaiting_confirmation(self) -> bool:
         return any(g.played and not g.confirmed for g in self.games)
+
+
+def round_trails(tables: list[TableRow]) -> None:
+    """Attach each game's submissions (who reported what, when, and its state) to the rows:
+    one query, for the organiser's results page."""
+    games = {g.id: g for t in tables for g in t.games}
+    for submission in ResultSubmission.objects.filter(game_id__in=games).select_related(
+        "by_user", "by_seat__entry__player", "decided_by_user", "decided_by_seat__entry__player"
+    ):
+        games[submission.game_id].trail.append(submission)
 
 
 def round_tables(*, round_: Round) -> list[TableRow]:
