@@ -304,3 +304,20 @@ def test_the_results_page_shows_each_games_submissions(client, organiser, game):
     assert f"{first.entry.player.name} (seat 1): 3:1" in page
     assert f"{second.entry.player.name} (seat 2): 1:3" in page
     assert "director org: 3:2" in page and "entered by a director (final)" in page
+
+
+def test_an_imported_result_is_the_importers_entry_and_no_link_replaces_it(organiser, game):
+    from tournaments.services.transfer import (
+        tournament_export_document,
+        tournament_import_document,
+    )
+
+    game_record_out(game=game, out=[3, 1], by=DIRECTOR)
+    document = tournament_export_document(tournament=game.table.round.tournament)
+    document["tournament"]["slug"] = "copy"
+    copy = tournament_import_document(document=document, by=organiser)
+    imported = Game.objects.get(table__round__tournament=copy, table__number=1, number=1)
+    entry = imported.submissions.get()
+    assert entry.state == State.ENTERED and entry.by_user == organiser and entry.out == [3, 1]
+    with pytest.raises(ConflictError):
+        game_record_out(game=imported, out=[1, 3], by=player(imported, 2))
