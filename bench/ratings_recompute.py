@@ -149,9 +149,11 @@ def build(args: argparse.Namespace) -> tuple[list[list[Any]], int]:
             for t, size in enumerate(sizes, start=1):
                 group = order[at : at + size]
                 at += size
-                tables.append((table_id, round_.pk, t, f"b{stamp}-{table_id}"))
+                tables.append((table_id, round_.pk, t))
                 for position, entry in enumerate(group, start=1):
-                    seats.append((seat_id, table_id, round_.pk, entry.pk, position))
+                    seats.append(
+                        (seat_id, table_id, round_.pk, entry.pk, position, f"b{stamp}-{seat_id}")
+                    )
                     seat_id += 1
                 for g in range(1, (3 if size == 2 else 2) + 1):
                     first = 1 + (g - 1) % size
@@ -171,8 +173,8 @@ def build(args: argparse.Namespace) -> tuple[list[list[Any]], int]:
                 table_id += 1
             periods.append(games)
             total += len(games)
-        _insert(Table, ("id", "round_id", "number", "report_token"), tables)
-        _insert(Seat, ("id", "table_id", "round_id", "entry_id", "position"), seats)
+        _insert(Table, ("id", "round_id", "number"), tables)
+        _insert(Seat, ("id", "table_id", "round_id", "entry_id", "position", "report_token"), seats)
         _insert(
             GameRecord,
             (

@@ -4,7 +4,6 @@ tournament in the database (standings_db.py, api_load.py)."""
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 
@@ -21,10 +20,8 @@ def bulk_round(
     )
     order = entries[:]
     rng.shuffle(order)
-    stamp = time.time_ns()
     tables = Table.objects.bulk_create(
-        Table(round=round_, number=t + 1, report_token=f"b{stamp}-{number}-{t}")
-        for t in range(len(order) // 2)
+        Table(round=round_, number=t + 1) for t in range(len(order) // 2)
     )
     seats, games = [], []
     for t, table in enumerate(tables):

@@ -14,7 +14,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("t/", include("tournaments.urls")),
-    path("report/<str:token>/", tournament_views_manage.table_report, name="table-report"),
+    # A player's own link (their seat's token); the table-wide link of old is retired.
+    path("report/<str:token>/", tournament_views_manage.seat_report, name="seat-report"),
     path("players/<int:player_id>/", rating_views_players.player_detail, name="player-detail"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("ratings/", include("ratings.urls")),

@@ -13,11 +13,13 @@ from django.utils import translation
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
 from tournaments.models import Game
-from tournaments.services.results import game_record_out
+from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_pair_next, round_publish
 
 ROOT = Path(settings.BASE_DIR)
 PO = ROOT / "locale" / "de" / "LC_MESSAGES" / "django.po"
+# Results entered as a director's own script would: final at once.
+DIRECTOR = Actor.command()
 
 
 def test_the_settings_offer_english_and_german():
@@ -147,7 +149,9 @@ def running(client):
     round_ = round_pair_next(tournament=tournament)
     round_publish(round=round_)
     game = Game.objects.filter(table__round=round_).first()
-    game_record_out(game=game, out=[3, 1] if game.table.seats.count() == 2 else [3, 1, 2])
+    game_record_out(
+        by=DIRECTOR, game=game, out=[3, 1] if game.table.seats.count() == 2 else [3, 1, 2]
+    )
     return user, tournament, round_
 
 
@@ -162,7 +166,7 @@ def test_pages_are_labelled_captioned_and_skippable(client, running, language):
         reverse("tournament-detail", args=[tournament.slug]),
         reverse("tournament-standings", args=[tournament.slug]),
         reverse("round-detail", args=[tournament.slug, 1]),
-        reverse("table-report", args=[table.report_token]),
+        reverse("seat-report", args=[table.seats.first().report_token]),
         reverse("player-detail", args=[player.pk]),
         reverse("ratings:leaderboard"),
         reverse("login"),

@@ -78,7 +78,7 @@ def test_a_round_closed_in_a_test_without_the_worker_leaves_no_task_in_the_broke
     """The test that deadlocked closed a round in a `services` test, which sent its
     rating job to Redis for whatever worker was running; now it runs in-process."""
     from tests.factories import tournament_with_players
-    from tournaments.services.results import game_record_out
+    from tournaments.services.results import Actor, game_record_out
     from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
     tournament = tournament_with_players(4)
@@ -86,7 +86,7 @@ def test_a_round_closed_in_a_test_without_the_worker_leaves_no_task_in_the_broke
     round_publish(round=round_)
     for table in round_.tables.all():
         for game in table.games.all():
-            game_record_out(game=game, out=[3, 1])
+            game_record_out(game=game, out=[3, 1], by=Actor.command())
     round_close(round=round_)
     assert _tasks_pending(_broker()) == {}
     assert set(RatingJob.objects.values_list("status", flat=True)) == {RatingJob.Status.DONE}

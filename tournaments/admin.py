@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import admin
 
 from .models import (
@@ -7,6 +9,7 @@ from .models import (
     ForbiddenPair,
     Game,
     Player,
+    ResultSubmission,
     Round,
     Seat,
     Table,
@@ -71,5 +74,28 @@ admin.site.register(ForbiddenPair)
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
+    """Read here; results are written only through the results service (their
+    submissions are the audit trail), so the admin cannot edit them."""
+
     list_display = ("__str__", "status", "out_1", "out_2", "out_3", "entered_by", "entered_at")
     list_filter = ("status",)
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(ResultSubmission)
+class ResultSubmissionAdmin(admin.ModelAdmin):
+    """The results' audit trail: read here, written only through the results service."""
+
+    list_display = ("game", "state", "by_user", "by_seat", "out", "created_at")
+    list_filter = ("state",)
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False

@@ -17,7 +17,7 @@ from games.pentagame.playout import random_game
 from tournaments.models import GAMES, Club, Entry, Game, Round, Tournament
 from tournaments.services.entries import entries_paste, entry_check_in
 from tournaments.services.evenings import evening_close
-from tournaments.services.results import game_record_moves, game_record_out
+from tournaments.services.results import Actor, game_record_moves, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
 NAMES = [
@@ -48,6 +48,8 @@ NAMES = [
 ]
 SWISS = "autumn-swiss-2026"
 EVENING = "club-evening-2026-11-18"
+# The demo data is entered as the organiser's own script would: final results.
+DEMO = Actor.command()
 # A short tournament of each other game of the family: (game, players, policy).
 FAMILY = [
     ("pantarei", 4, "pairs+bye"),
@@ -82,7 +84,7 @@ def _play_game(
         moves = random_game(n, seed=seed, max_plies=1500)
         result = replay({"players": n, "variant": "standard", "moves": moves})
         if result.finished and result.out[winner] == max(result.out):
-            game_record_moves(game=game, moves=moves)
+            game_record_moves(game=game, moves=moves, by=DEMO)
             return
 
 
@@ -160,7 +162,7 @@ def _evening(
             else:  # typed from the score sheet: pieces out only
                 out = [rng.randint(0, 2) for _ in range(n)]
                 out[rng.randrange(n)] = 3
-                game_record_out(game=game, out=out)
+                game_record_out(game=game, out=out, by=DEMO)
         round_close(round=round_, by=organiser)
     evening_close(tournament=tournament, by=organiser)
 
@@ -187,7 +189,7 @@ def _family(club: Club, organiser: AbstractBaseUser, game: str, players: int, po
         round_publish(round=round_, by=organiser)
         for game_ in Game.objects.filter(table__round=round_).select_related("table"):
             moves, setup = random_record(game, game_.table.seats.count(), seed=game_.pk)
-            game_record_moves(game=game_, moves=moves, setup=setup)
+            game_record_moves(game=game_, moves=moves, setup=setup, by=DEMO)
         round_close(round=round_, by=organiser, force=True)
 
 

@@ -7,10 +7,13 @@ games of one table in every seating order, a *round (turn)* about 40 minutes in 
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from games import rulesets
 from games.rulesets import Ruleset
@@ -257,8 +260,6 @@ class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     is_bye = models.BooleanField(default=False)
-    # The private link for players to report their own table's results.
-    report_token = models.CharField(max_length=32, unique=True)
 
     class Meta:
         ordering = ["round", "number"]
@@ -268,6 +269,11 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.number} of {self.round}"
+
+
+def new_report_token() -> str:
+    """A seat's private report link: 24 random bytes (192 bits), so it cannot be guessed."""
+    return secrets.token_urlsafe(24)
 
 
 class Seat(models.Model):
@@ -280,6 +286,9 @@ class Seat(models.Model):
     # yet deleting the whole tournament still cascades through it.
     entry = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="seats")
     position = models.PositiveSmallIntegerField()
+    # The player's own private link (QR code beside their name on the score sheet): it
+    # reports and confirms this seat's games, as this player only.
+    report_token = models.CharField(max_length=64, unique=True, default=new_report_token)
 
     class Meta:
         ordering = ["table", "position"]
@@ -293,6 +302,79 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.position} of {self.table}"
+
+
+class ResultSubmission(models.Model):
+    """One report of a game's result: by a director, or by the player in one seat through
+    that seat's own link. The game's current result is derived from its submissions
+    (services/results.py); this list is the audit trail."""
+
+    class State(models.TextChoices):
+        ENTERED = "entered", _("entered by a director (final)")
+        REPORTED = "reported", _("reported, awaiting an opponent")
+        CONFIRMED = "confirmed", _("confirmed")
+        DISPUTED = "disputed", _("disputed")
+        DISCARDED = "discarded", _("discarded")
+
+    game = models.ForeignKey(
+        "tournaments.Game", on_delete=models.CASCADE, related_name="submissions"
+    )
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # Set for a player's report; empty for a director's entry.
+    by_seat = models.ForeignKey(
+        Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="submissions"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    state = models.CharField(max_length=12, choices=State.choices)
+    # What was reported: the game's status, pieces out per seat position, and the move
+    # record with its setup and the colours out when given.
+    status = models.CharField(max_length=12)
+    out = models.JSONField(default=list)
+    moves = models.JSONField(default=list, blank=True)
+    colours_out = models.JSONField(default=dict, blank=True)
+    setup = models.JSONField(default=dict, blank=True)
+    # Who confirmed, accepted or discarded it, and when.
+    decided_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_by_seat = models.ForeignKey(
+        Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "created_at", "id"]
+        constraints = [
+            # A seat reports once per game; the database is the last guard.
+            models.UniqueConstraint(
+                fields=["game", "by_seat"],
+                condition=Q(by_seat__isnull=False),
+                name="submission_once_per_seat",
+            ),
+            # A player's report never becomes a director's final entry...
+            models.CheckConstraint(
+                condition=Q(by_seat__isnull=True) | ~Q(state="entered"),
+                name="submission_player_not_entered",
+            ),
+            # ...and a director's entry is final or discarded, never waiting.
+            models.CheckConstraint(
+                condition=Q(by_seat__isnull=False) | Q(state__in=["entered", "discarded"]),
+                name="submission_director_final",
+            ),
+            models.CheckConstraint(
+                condition=~Q(by_seat=models.F("decided_by_seat")),
+                name="submission_not_confirmed_by_reporter",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_state_display()} result of {self.game}"
+
+    @property
+    def position(self) -> int | None:
+        return self.by_seat.position if self.by_seat_id is not None and self.by_seat else None
 
 
 class AuditEntry(models.Model):

@@ -67,8 +67,9 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     entered_at = models.DateTimeField(null=True, blank=True)
-    # A result players reported through their table's link counts only once an opponent
-    # confirmed it; results entered by a director are confirmed at once.
+    # The current result, derived from the game's submissions (tournaments'
+    # ResultSubmission, services/results.py): a player's report counts only once another
+    # seat's player confirmed it; a director's entry at once.
     confirmed = models.BooleanField(default=True)
     reported_by_position = models.PositiveSmallIntegerField(null=True, blank=True)
     # Optimistic concurrency: a write names the version it saw; a stale one is refused.

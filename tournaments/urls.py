@@ -34,6 +34,11 @@ urlpatterns = [
         views_manage.round_results,
         name="round-results",
     ),
+    path(
+        "<slug:slug>/manage/submissions/<int:submission_id>/accept/",
+        views_manage.submission_accept,
+        name="submission-accept",
+    ),
     # Before the round actions, whose <action> would otherwise swallow "open".
     path(
         "<slug:slug>/manage/rounds/<int:number>/open/",

@@ -17,7 +17,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.crypto import constant_time_compare
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -39,7 +38,7 @@ from games.pentagame.rules import Game as EngineGame
 from tournaments.models import Game, Round, Seat
 from tournaments.permissions import can_direct, can_view
 from tournaments.services.errors import ConflictError, ServiceError
-from tournaments.services.results import game_record_moves
+from tournaments.services.results import Actor, game_record_moves
 
 # A player's set is told apart by its shape (book §1: "stars ... moons ... circles,
 # triangles, or squares"); the fifth only matters at a five-player table.
@@ -366,20 +365,23 @@ def replay_view(request: HttpRequest, pk: int) -> HttpResponse:
 def record_view(request: HttpRequest, pk: int, token: str | None = None) -> HttpResponse:
     """Record a game move by move; a POST of {moves, version[, position]} saves it.
 
-    Directors come in logged in; players come through their table's private report
-    link, and then say which seat they sit in, so that an opponent confirms the result.
+    Directors come in logged in; players come through their own private report link,
+    and report as that seat only, so that an opponent confirms the result.
     """
     game = _load(pk)
     tournament = game.table.round.tournament
+    by: Actor | None = None
     if token is not None:
-        if not constant_time_compare(token, game.table.report_token):
+        seat = Seat.objects.filter(report_token=token, table_id=game.table_id).first()
+        if seat is None:
             raise Http404("no such game")
+        by = Actor.player(seat)
     elif not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     elif not can_direct(request.user, tournament):
         raise PermissionDenied("only the tournament's directors can record this game")
     if request.method == "POST":
-        return _save(request, game, by_player=token is not None)
+        return _save(request, game, by=by or Actor.director(request.user))
     save_url = (
         reverse("games:record-token", args=[game.pk, token])
         if token
@@ -390,18 +392,20 @@ def record_view(request: HttpRequest, pk: int, token: str | None = None) -> Http
         game,
         "record",
         save_url=save_url,
-        by_player=token is not None,
+        by_player=by is not None,
+        # A player's link records as their own seat; there is nothing to choose.
+        player_position=by.seat.position if by is not None and by.seat is not None else None,
         version=game.version,
     )
 
 
-def _save_request(body: Any, by_player: bool) -> tuple[list[str], int | None, int | None]:
-    """moves, version and the reporting seat of a save; raises ValueError or TypeError."""
+def _save_request(body: Any) -> tuple[list[str], int | None, int | None]:
+    """moves, version and the seat named by a save; raises ValueError or TypeError."""
     moves = body["moves"]
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise TypeError("moves must be a list of strings")
     version = body.get("version")
-    reporter = body.get("position") if by_player else None
+    reporter = body.get("position")
     return (
         moves,
         None if version is None else int(version),
@@ -409,20 +413,21 @@ def _save_request(body: Any, by_player: bool) -> tuple[list[str], int | None, in
     )
 
 
-def _save(request: HttpRequest, game: Game, *, by_player: bool) -> JsonResponse:
+def _save(request: HttpRequest, game: Game, *, by: Actor) -> JsonResponse:
     try:
-        moves, version, reporter = _save_request(json.loads(request.body or b"null"), by_player)
+        moves, version, reporter = _save_request(json.loads(request.body or b"null"))
     except (UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
         return JsonResponse(
             {"error": "send {moves: [...], version: N} as JSON", "field": None}, status=400
         )
     try:
-        if by_player and reporter is None:
-            # Without a seat the service would take the result as a director's.
-            raise ServiceError("say which seat you sit in", field="position")
-        saved = game_record_moves(
-            game=game, moves=moves, version=version, by=request.user, reporter=reporter
-        )
+        if by.seat is not None and reporter is not None and reporter != by.seat.position:
+            # A player's link acts as that player only.
+            raise ServiceError(
+                f"this link belongs to seat {by.seat.position}, not seat {reporter}",
+                field="position",
+            )
+        saved = game_record_moves(game=game, moves=moves, version=version, by=by)
     except ServiceError as exc:
         status = 409 if isinstance(exc, ConflictError) else 400
         return JsonResponse({"error": exc.message, "field": exc.field}, status=status)

@@ -20,18 +20,20 @@ from django.views.decorators.http import require_POST
 from tournaments.models import Game
 
 from .forms import ForbiddenPairForm, PasteEntriesForm, ResultForm, SwapForm, TournamentForm
-from .models import Club, Entry, ForbiddenPair, Round, Table, Tournament
+from .models import Club, Entry, ForbiddenPair, ResultSubmission, Round, Seat, Tournament
 from .permissions import can_direct
-from .selectors.rounds import round_tables
+from .selectors.rounds import round_tables, round_trails
 from .services import entries as entry_services
 from .services import rounds as round_services
 from .services.errors import ServiceError
 from .services.evenings import evening_close
 from .services.results import (
+    Actor,
     game_confirm,
     game_import_events,
     game_record_moves,
     game_record_out,
+    result_accept,
 )
 
 View = Callable[..., HttpResponse]
@@ -254,17 +256,10 @@ def round_action(
     return _back(tournament, "#round")
 
 
-def _save_result(
-    request: HttpRequest, game: Game, form: ResultForm, seats: int, reporter: int | None
-) -> None:
+def _save_result(request: HttpRequest, game: Game, form: ResultForm, seats: int, by: Actor) -> None:
     data = form.cleaned_data
     moves_text = (data.get("moves") or "").strip()
-    common: dict[str, Any] = {
-        "game": game,
-        "version": data["version"],
-        "by": request.user,
-        "reporter": reporter,
-    }
+    common: dict[str, Any] = {"game": game, "version": data["version"], "by": by}
     if moves_text.startswith("["):
         game_import_events(events=moves_text, **common)
     elif moves_text:
@@ -276,7 +271,7 @@ def _save_result(
         game_record_out(out=out, finished=bool(data.get("finished")), colours_out=colours, **common)
 
 
-def _results_post(request: HttpRequest, game: Game, reporting: bool = False) -> bool:
+def _results_post(request: HttpRequest, game: Game, by: Actor) -> bool:
     """Validate and save one game's result form; errors become messages naming the game."""
     seats = game.table.seats.count()
     form = ResultForm(request.POST)
@@ -285,18 +280,30 @@ def _results_post(request: HttpRequest, game: Game, reporting: bool = False) -> 
         problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
         messages.error(request, f"{label}: {problems}")
         return False
-    reporter = None
-    if reporting:
-        reporter = form.cleaned_data.get("position")
-        if reporter is None:
-            messages.error(request, _("%(label)s: say which seat you sit in") % {"label": label})
-            return False
     try:
-        _save_result(request, game, form, seats, reporter)
+        _save_result(request, game, form, seats, by)
     except ServiceError as exc:
         messages.error(request, f"{label}: {exc.message}")
         return False
-    if reporting:
+    state = (
+        ResultSubmission.objects.filter(game=game, by_seat=by.seat)
+        .values_list("state", flat=True)
+        .first()
+        if by.is_player
+        else None
+    )
+    if state == ResultSubmission.State.CONFIRMED:
+        messages.success(
+            request,
+            _("%(label)s: your report agrees with your opponent's; it counts.") % {"label": label},
+        )
+    elif state == ResultSubmission.State.DISPUTED:
+        messages.warning(
+            request,
+            _("%(label)s: your report differs from your opponent's; the organiser decides.")
+            % {"label": label},
+        )
+    elif state is not None:
         messages.success(
             request,
             _("%(label)s: result reported; an opponent must confirm it.") % {"label": label},
@@ -313,24 +320,62 @@ def round_results(request: HttpRequest, tournament: Tournament, number: int) -> 
         game = get_object_or_404(
             Game.objects.select_related("table"), pk=request.POST.get("game"), table__round=round_
         )
-        _results_post(request, game)
+        _results_post(request, game, Actor.director(request.user))
         return redirect(
             reverse("round-results", args=[tournament.slug, number]) + f"#table-{game.table.number}"
         )
+    tables = round_tables(round_=round_)
+    round_trails(tables)
     return render(
         request,
         "tournaments/results.html",
-        {"tournament": tournament, "round": round_, "tables": round_tables(round_=round_)},
+        {"tournament": tournament, "round": round_, "tables": tables},
     )
 
 
-def table_report(request: HttpRequest, token: str) -> HttpResponse:
-    """The private link on the printed pairing sheet: players report their own table."""
-    table = get_object_or_404(
-        Table.objects.select_related("round__tournament"), report_token=token, is_bye=False
+@require_POST
+@director_required
+def submission_accept(
+    request: HttpRequest, tournament: Tournament, submission_id: int
+) -> HttpResponse:
+    """The organiser's one click on the open-tables page: this report is the result."""
+    submission = get_object_or_404(
+        ResultSubmission.objects.select_related("game__table__round", "by_seat__entry__player"),
+        pk=submission_id,
+        game__table__round__tournament=tournament,
     )
+    game = submission.game
+    round_ = game.table.round
+    name = submission.by_seat.entry.player.name if submission.by_seat else ""
+    _run(
+        request,
+        lambda: result_accept(submission=submission, by=Actor.director(request.user)),
+        _("Table %(table)s, game %(game)s: %(name)s's report accepted.")
+        % {"table": game.table.number, "game": game.number, "name": name},
+    )
+    return redirect(
+        reverse("round-open-tables", args=[tournament.slug, round_.number])
+        + f"#table-{game.table.number}"
+    )
+
+
+def player_seat(token: str) -> Seat:
+    """The seat a player's private link belongs to; any other token is a 404."""
+    return get_object_or_404(
+        Seat.objects.select_related("table__round__tournament", "entry__player"),
+        report_token=token,
+        table__is_bye=False,
+    )
+
+
+def seat_report(request: HttpRequest, token: str) -> HttpResponse:
+    """A player's private link (QR code beside their name on the score sheet): they
+    report their own table's games and confirm an opponent's report, as themselves only."""
+    seat = player_seat(token)
+    table = seat.table
     round_ = table.round
     open_for_reports = round_.status == Round.Status.PUBLISHED
+    by = Actor.player(seat)
     if request.method == "POST":
         if not open_for_reports:
             messages.error(request, _("This round is closed; ask the organiser to change results."))
@@ -341,15 +386,14 @@ def table_report(request: HttpRequest, token: str) -> HttpResponse:
             if "confirm" in request.POST:
                 _run(
                     request,
-                    lambda: game_confirm(
-                        game=game, position=_position(request.POST.get("position"))
-                    ),
+                    lambda: game_confirm(game=game, by=by),
                     _("Game %(number)s: result confirmed.") % {"number": game.number},
                 )
             else:
-                _results_post(request, game, reporting=True)
-        return redirect("table-report", token=token)
+                _results_post(request, game, by)
+        return redirect("seat-report", token=token)
     rows = [t for t in round_tables(round_=round_) if t.id == table.pk]
+    reported = set(ResultSubmission.objects.filter(by_seat=seat).values_list("game_id", flat=True))
     return render(
         request,
         "tournaments/report.html",
@@ -358,15 +402,10 @@ def table_report(request: HttpRequest, token: str) -> HttpResponse:
             "round": round_,
             "tournament": round_.tournament,
             "open": open_for_reports,
+            "seat": seat,
+            "reported": reported,
         },
     )
-
-
-def _position(raw: str | None) -> int:
-    try:
-        return int(raw or "")
-    except ValueError:
-        raise ServiceError("say which seat you sit in", field="position") from None
 
 
 @require_POST

@@ -1,6 +1,7 @@
 """Printing for the organiser: the round's pairing sheet and one score sheet per table,
-each with a QR code that opens the table's self-report page; and the list of the
-tables whose results are still missing or wait for an opponent's confirmation."""
+with a QR code beside each player's name that opens that player's own report page; and
+the list of the tables whose results are still missing, wait for an opponent's
+confirmation, or are disputed (the organiser accepts one report with one click)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from django.utils.translation import gettext as _
 
 from games.letters import COLOURS
 
-from .models import Round, Tournament
-from .selectors.rounds import GameRow, TableRow, round_tables
+from .models import ResultSubmission, Round, Tournament
+from .selectors.rounds import GameRow, SeatRow, TableRow, round_tables
 from .views_manage import director_required
 
 
@@ -31,10 +32,16 @@ def qr_svg(url: str, label: str) -> SafeString:
 
 
 @dataclass
-class ScoreSheet:
-    table: TableRow
+class PlayerLink:
+    seat: SeatRow
     url: str
     qr: SafeString
+
+
+@dataclass
+class ScoreSheet:
+    table: TableRow
+    players: list[PlayerLink]  # each player's own report link, printed beside the name
     games: list[tuple[GameRow, str]]  # each game with who starts, by name
 
 
@@ -55,13 +62,18 @@ def round_sheets(request: HttpRequest, tournament: Tournament, number: int) -> H
     for table in tables:
         if table.is_bye:
             continue
-        url = request.build_absolute_uri(reverse("table-report", args=[table.report_token]))
-        label = _("Report the results of table %(number)s") % {"number": table.number}
+        players = []
+        for seat in table.seats:
+            url = request.build_absolute_uri(reverse("seat-report", args=[seat.report_token]))
+            label = _("%(name)s: report the results of table %(number)s") % {
+                "name": seat.name,
+                "number": table.number,
+            }
+            players.append(PlayerLink(seat, url, qr_svg(url, label)))
         sheets.append(
             ScoreSheet(
                 table=table,
-                url=url,
-                qr=qr_svg(url, label),
+                players=players,
                 games=[(game, _starter(table, game)) for game in table.games],
             )
         )
@@ -84,19 +96,26 @@ def round_sheets(request: HttpRequest, tournament: Tournament, number: int) -> H
 
 @director_required
 def open_tables(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    """Which tables of a round still miss results or wait for an opponent's confirmation."""
+    """Which tables of a round still miss results, wait for an opponent's confirmation,
+    or have players' reports that disagree; each open report can be accepted at once."""
     round_ = _round(tournament, number)
     tables = [t for t in round_tables(round_=round_) if not t.is_bye]
+    reports: dict[int, list[ResultSubmission]] = {}
+    for submission in ResultSubmission.objects.filter(
+        game__table__round=round_,
+        state__in=[ResultSubmission.State.REPORTED, ResultSubmission.State.DISPUTED],
+    ).select_related("by_seat__entry__player"):
+        reports.setdefault(submission.game_id, []).append(submission)
     still_open = [
         {
             "table": t,
-            "missing": [g for g in t.games if not g.played],
+            "missing": [g for g in t.games if not g.played and not g.disputed],
             "awaiting": [
-                (g, next((s.name for s in t.seats if s.position == g.reported_by), ""))
+                (g, reports.get(g.id, []))
                 for g in t.games
-                if g.played and not g.confirmed
+                if g.played and not g.confirmed and not g.disputed
             ],
-            "report_url": reverse("table-report", args=[t.report_token]),
+            "disputed": [(g, reports.get(g.id, [])) for g in t.games if g.disputed],
         }
         for t in tables
         if not t.complete

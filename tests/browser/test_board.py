@@ -11,8 +11,11 @@ from selenium.webdriver.common.keys import Keys
 from games.pentagame import format_move, parse_move
 from tests.factories import UserFactory, tournament_with_players
 from tournaments.models import Game
-from tournaments.services.results import game_record_moves
+from tournaments.services.results import Actor, game_record_moves, game_record_out
 from tournaments.services.rounds import round_pair_next, round_publish
+
+# Results entered as a director's own script would: final at once.
+DIRECTOR = Actor.command()
 
 pytestmark = pytest.mark.browser
 
@@ -122,24 +125,23 @@ def test_the_keyboard_alone_records_a_move(browser, wait, login, live_server, ga
 
 
 def test_the_services_error_is_shown_beside_the_board(browser, wait, live_server, game):
-    # A player on the table's link who forgot to say their seat: the service refuses.
-    browser.get(f"{live_server.url}/games/{game.pk}/record/{game.table.report_token}/")
+    # The director entered the result already: a player's record never replaces it.
+    game_record_out(game=game, out=[3, 1], by=DIRECTOR)
+    token = game.table.seats.get(position=1).report_token
+    browser.get(f"{live_server.url}/games/{game.pk}/record/{token}/")
     wait(lambda b: "to move" in b.find_element(By.ID, "pg-status").text)
     tap_move(browser, wait, "W-W1B")
     browser.find_element(By.ID, "pg-save").click()
-    # The browser's own check of the required seat comes first; lift it to reach the server.
-    browser.execute_script("document.getElementById('pg-position').removeAttribute('required')")
-    browser.find_element(By.ID, "pg-save").click()
     error = wait(lambda b: b.find_element(By.ID, "pg-error").text)
-    assert "seat" in error
+    assert "final result" in error
     game.refresh_from_db()
-    assert game.moves == []
+    assert game.moves == [] and game.out_list(2) == [3, 1]
 
 
 def test_replay_steps_forward_and_back_and_links_to_a_position(
     browser, wait, live_server, game, artefacts
 ):
-    game_record_moves(game=game, moves=SHORT_GAME)
+    game_record_moves(by=DIRECTOR, game=game, moves=SHORT_GAME)
     browser.get(f"{live_server.url}/games/{game.pk}/?ply=4")
     ply = browser.find_element(By.ID, "pg-ply")
     wait(lambda b: ply.text == f"4 / {len(SHORT_GAME)}")
@@ -176,7 +178,7 @@ def test_replay_steps_forward_and_back_and_links_to_a_position(
 def test_the_board_fits_phones_and_tablets(
     browser, wait, live_server, game, artefacts, device, width, height
 ):
-    game_record_moves(game=game, moves=SHORT_GAME[:6])
+    game_record_moves(by=DIRECTOR, game=game, moves=SHORT_GAME[:6])
     browser.set_window_size(width, height)
     browser.get(f"{live_server.url}/games/{game.pk}/")
     wait(lambda b: b.find_element(By.ID, "pg-ply").text.startswith("6 /"))

@@ -10,12 +10,14 @@ from typing import Any
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.print_page_options import PrintOptions
-from selenium.webdriver.support.ui import Select
 
 from tests.factories import UserFactory, tournament_with_players
 from tournaments.models import Game, Round
-from tournaments.services.results import game_record_out
+from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_pair_next, round_publish
+
+# Results entered as a director's own script would: final at once.
+DIRECTOR = Actor.command()
 
 pytestmark = pytest.mark.browser
 
@@ -46,19 +48,25 @@ def test_players_report_by_the_qr_link_and_the_opponent_confirms(
     tournament.directors.add(director)
     login(director)
 
-    # The printed sheets: a pairing sheet, then a score sheet with the table's QR code.
+    # The printed sheets: a pairing sheet, then a score sheet with a QR code beside each
+    # player's name, their own link.
     browser.get(f"{live_server.url}/t/{tournament.slug}/rounds/1/sheets/")
     sheet = wait(lambda b: b.find_element(By.CSS_SELECTOR, "article.score-sheet"))
-    qr = sheet.find_element(By.CSS_SELECTOR, ".qr-code svg")
-    assert "table 1" in qr.get_attribute("aria-label")
-    url = sheet.find_element(By.CSS_SELECTOR, ".qr-code figcaption .url").text.strip()
-    assert url == f"{live_server.url}/report/{game.table.report_token}/"
+    codes = sheet.find_elements(By.CSS_SELECTOR, ".player-qr svg")
+    assert len(codes) == 2 and "table 1" in codes[0].get_attribute("aria-label")
+    urls = [u.text.strip() for u in sheet.find_elements(By.CSS_SELECTOR, ".player-qr .url")]
+    first, second = game.table.seats.order_by("position")
+    assert urls == [
+        f"{live_server.url}/report/{first.report_token}/",
+        f"{live_server.url}/report/{second.report_token}/",
+    ]
+    url = urls[0]
 
     pdf = base64.b64decode(browser.print_page(PrintOptions()))
     assert pdf.startswith(b"%PDF")
     (artefacts / "score-sheets.pdf").write_bytes(pdf)
 
-    # A player scans the code: no login is needed on the table's link.
+    # The first player scans their code: no login is needed on their own link.
     browser.delete_all_cookies()
     browser.get(url)
     form = wait(lambda b: b.find_element(By.ID, f"game-{game.pk}"))
@@ -66,7 +74,6 @@ def test_players_report_by_the_qr_link_and_the_opponent_confirms(
     form.find_element(By.ID, f"out-{game.pk}-1").send_keys("3")
     form.find_element(By.ID, f"out-{game.pk}-2").send_keys("1")
     assert form.find_element(By.NAME, "finished").is_selected()
-    Select(form.find_element(By.NAME, "position")).select_by_value("1")
     form.find_element(By.XPATH, ".//button[normalize-space()='Report']").click()
 
     form = wait(lambda b: b.find_element(By.CSS_SELECTOR, f"#game-{game.pk} .muted"))
@@ -80,17 +87,16 @@ def test_players_report_by_the_qr_link_and_the_opponent_confirms(
     assert not game.confirmed
     browser.save_screenshot(str(artefacts / "report-awaiting-confirmation.png"))
 
-    # The opponent confirms on the same page; only the other seat is offered.
-    confirm = browser.find_element(By.CSS_SELECTOR, "form.confirm-form")
-    seats = Select(confirm.find_element(By.NAME, "position"))
-    assert [o.get_attribute("value") for o in seats.options] == ["2"]
-    seats.select_by_value("2")
-    confirm.find_element(By.XPATH, ".//button[normalize-space()='Confirm']").click()
+    # The reporter's own page offers no confirmation; the opponent confirms on theirs.
+    assert not browser.find_elements(By.CSS_SELECTOR, "form.confirm-form")
+    browser.get(urls[1])
+    confirm = wait(lambda b: b.find_element(By.CSS_SELECTOR, "form.confirm-form"))
+    confirm.find_element(By.TAG_NAME, "button").click()
 
     wait(lambda b: "Game 1: result confirmed." in messages_text(b))
     assert not browser.find_elements(By.CSS_SELECTOR, "form.confirm-form")
-    saved = browser.find_element(By.CSS_SELECTOR, f"#game-{game.pk} .muted").text
-    assert "3:1" in saved
+    saved = browser.find_element(By.ID, f"game-{game.pk}").text
+    assert "3:1" in saved and "final" in saved
     assert "awaiting confirmation" not in saved
     browser.save_screenshot(str(artefacts / "report-confirmed.png"))
 
@@ -117,7 +123,7 @@ def test_the_projector_shows_a_new_result_without_reloading(
     # Survives only as long as this document does: a reload would wipe it.
     browser.execute_script("window.agonNoReload = 'still here';")
 
-    game_record_out(game=game, out=[3, 1])
+    game_record_out(by=DIRECTOR, game=game, out=[3, 1])
 
     def shows_result(b: Any) -> bool:
         games = b.find_elements(By.CSS_SELECTOR, "#pj-tables tbody tr .game")

@@ -10,8 +10,11 @@ from ratings.rate import period_rate, ratings_recompute
 from ratings.systems import SYSTEM_NAMES
 from tests.factories import tournament_with_players
 from tournaments.models import Game
-from tournaments.services.results import game_record_out
+from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
+
+# Results entered as a director's own script would: final at once.
+DIRECTOR = Actor.command()
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +27,7 @@ def play(tournament, rounds: int, on_commit) -> None:
             seats = game.table.seats.count()
             # A fixed, seat-dependent pattern so results differ between games.
             out = [3, (game.number + number) % 3, (game.number * 2) % 3][:seats]
-            game_record_out(game=game, out=out)
+            game_record_out(by=DIRECTOR, game=game, out=out)
         with on_commit(execute=True):
             round_close(round=round_)
 
@@ -70,7 +73,7 @@ def test_editing_an_old_result_recomputes_from_that_round(django_capture_on_comm
     first_round = tournament.rounds.get(number=1)
     game = Game.objects.filter(table__round=first_round).order_by("table__number", "number").first()
     with django_capture_on_commit_callbacks(execute=True):
-        game_record_out(game=game, out=[0, 3])
+        game_record_out(by=DIRECTOR, game=game, out=[0, 3])
     job = RatingJob.objects.filter(kind="recompute").get()
     assert job.status == "done" and job.result["periods"] == 3
     after_edit = snapshot()
@@ -88,7 +91,7 @@ def test_a_job_that_dies_halfway_leaves_nothing_and_can_run_again(
     round_ = round_pair_next(tournament=tournament)
     round_publish(round=round_)
     for game in Game.objects.filter(table__round=round_):
-        game_record_out(game=game, out=[3, 1])
+        game_record_out(by=DIRECTOR, game=game, out=[3, 1])
     import ratings.rate as rate
 
     calls = {"n": 0}
@@ -294,7 +297,7 @@ def test_each_game_of_the_family_has_its_own_ratings(django_capture_on_commit_ca
     round_publish(round=round_)
     game = Game.objects.get(table__round=round_)
     winner = game.table.seats.get(position=1).entry.player_id
-    game_record_out(game=game, out=[1, 0])
+    game_record_out(by=DIRECTOR, game=game, out=[1, 0])
     with django_capture_on_commit_callbacks(execute=True):
         round_close(round=round_)
     rows = PlayerRating.objects.filter(game="pantarei", system="elo")

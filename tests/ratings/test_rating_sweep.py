@@ -24,7 +24,7 @@ from tests.conftest import _database_url, start_celery_worker, stop_celery_worke
 from tests.factories import tournament_with_players
 from tests.ratings.test_worker_killed import QUEUE, _everything, _wait, _writing
 from tournaments.models import Game, Round
-from tournaments.services.results import game_record_out
+from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_pair_next, round_publish
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -38,7 +38,7 @@ def _played_round() -> Round:
     round_ = round_pair_next(tournament=tournament)
     round_publish(round=round_)
     for game in Game.objects.filter(table__round=round_):
-        game_record_out(game=game, out=[3, 1])
+        game_record_out(game=game, out=[3, 1], by=Actor.command())
     return round_
 
 

@@ -11,11 +11,13 @@ from django.urls import reverse
 from games.pentagame import parse_stop
 from tests.factories import UserFactory, tournament_with_players
 from tournaments.models import Game, Round
-from tournaments.services.results import game_record_moves
+from tournaments.services.results import Actor, game_record_moves
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.views_board import BOARD_R, CORNER_R, CROSSING_R, board_geometry, position_payload
 
 OPENING = ["Wxr:G2W", "Bxg:B1R"]
+# Results entered as a director's own script would: final at once.
+DIRECTOR = Actor.command()
 
 
 @pytest.fixture
@@ -169,13 +171,14 @@ def test_a_malformed_save_is_refused(client, game, director):
 
 
 @pytest.mark.django_db
-def test_players_record_through_the_tables_link_and_an_opponent_confirms(client, game):
-    url = reverse("games:record-token", args=[game.pk, game.table.report_token])
+def test_players_record_through_their_own_link_as_their_own_seat(client, game):
+    seat = game.table.seats.get(position=1)
+    url = reverse("games:record-token", args=[game.pk, seat.report_token])
     page = client.get(url)
     assert page.status_code == 200 and b'id="pg-position"' in page.content
-    missing = post_json(client, url, {"moves": OPENING, "version": game.version})
-    assert missing.status_code == 400 and missing.json()["field"] == "position"
-    saved = post_json(client, url, {"moves": OPENING, "version": game.version, "position": 1})
+    other = post_json(client, url, {"moves": OPENING, "version": game.version, "position": 2})
+    assert other.status_code == 400 and other.json()["field"] == "position"
+    saved = post_json(client, url, {"moves": OPENING, "version": game.version})
     assert saved.status_code == 200, saved.content
     game.refresh_from_db()
     assert game.moves == OPENING and not game.confirmed and game.reported_by_position == 1
@@ -203,14 +206,16 @@ def test_another_tables_token_does_not_open_this_game(client):
     round_publish(round=round_)
     first, second = round_.tables.order_by("number")[:2]
     game = first.games.first()
-    url = reverse("games:record-token", args=[game.pk, second.report_token])
+    url = reverse("games:record-token", args=[game.pk, second.seats.first().report_token])
     assert client.get(url).status_code == 404
 
 
 @pytest.mark.django_db
 def test_a_closed_round_refuses_players_but_not_directors(client, game, director):
     round_close(round=game.table.round, force=True)
-    url = reverse("games:record-token", args=[game.pk, game.table.report_token])
+    url = reverse(
+        "games:record-token", args=[game.pk, game.table.seats.get(position=2).report_token]
+    )
     refused = post_json(client, url, {"moves": OPENING, "position": 2})
     assert refused.status_code == 400 and "closed" in refused.json()["error"]
     client.force_login(director)
@@ -220,7 +225,7 @@ def test_a_closed_round_refuses_players_but_not_directors(client, game, director
 
 @pytest.mark.django_db
 def test_the_replay_page_is_public_and_links_to_a_position(client, game):
-    game_record_moves(game=game, moves=OPENING)
+    game_record_moves(by=DIRECTOR, game=game, moves=OPENING)
     url = reverse("games:replay", args=[game.pk])
     page = client.get(url + "?ply=1")
     assert page.status_code == 200

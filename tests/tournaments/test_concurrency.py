@@ -11,8 +11,11 @@ from django.db import connection, connections
 from tests.factories import tournament_with_players
 from tournaments.models import Game
 from tournaments.services.errors import ConflictError, ServiceError
-from tournaments.services.results import game_record_out
+from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_pair_next, round_publish
+
+# Results entered as a director's own script would: final at once.
+DIRECTOR = Actor.command()
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -57,8 +60,8 @@ def test_two_devices_entering_one_game_one_wins_the_other_is_told():
     seen = game.version
     outcomes = race(
         [
-            lambda: game_record_out(game=game, out=[3, 1], version=seen),
-            lambda: game_record_out(game=game, out=[1, 3], version=seen),
+            lambda: game_record_out(by=DIRECTOR, game=game, out=[3, 1], version=seen),
+            lambda: game_record_out(by=DIRECTOR, game=game, out=[1, 3], version=seen),
         ]
     )
     saved = [o for o in outcomes if isinstance(o, Game)]
@@ -79,3 +82,49 @@ def test_twenty_organisers_pairing_a_round_again_at_once_get_one_round_and_confl
     assert all(isinstance(o, Round | ConflictError) for o in outcomes), outcomes
     assert sum(isinstance(o, Round) for o in outcomes) >= 1
     assert Round.objects.filter(tournament=tournament).count() == 1
+
+
+def _published_game() -> Game:
+    tournament = tournament_with_players(2)
+    round_ = round_pair_next(tournament=tournament)
+    round_publish(round=round_)
+    return Game.objects.filter(table__round=round_).first()
+
+
+def test_two_players_reporting_different_results_at_once_are_a_dispute():
+    game = _published_game()
+    one, two = (Actor.player(s) for s in game.table.seats.order_by("position"))
+    outcomes = race(
+        [
+            lambda: game_record_out(game=game, out=[3, 1], by=one),
+            lambda: game_record_out(game=game, out=[1, 3], by=two),
+        ]
+    )
+    assert all(isinstance(o, Game) for o in outcomes), outcomes
+    game.refresh_from_db()
+    # Neither report silently replaced the other: both are kept, and nothing counts.
+    states = sorted(game.submissions.values_list("state", flat=True))
+    assert states == ["disputed", "disputed"] and not game.confirmed
+
+
+def test_one_link_reporting_twice_at_once_reports_once():
+    game = _published_game()
+    one = Actor.player(game.table.seats.get(position=1))
+    outcomes = race([lambda: game_record_out(game=game, out=[3, 1], by=one)] * 3)
+    refused = [o for o in outcomes if isinstance(o, ConflictError)]
+    assert len(refused) == 2, outcomes
+    assert game.submissions.count() == 1
+
+
+def test_a_report_racing_a_directors_entry_never_replaces_it():
+    game = _published_game()
+    one = Actor.player(game.table.seats.get(position=1))
+    outcomes = race(
+        [
+            lambda: game_record_out(game=game, out=[3, 2], by=DIRECTOR),
+            lambda: game_record_out(game=game, out=[1, 3], by=one),
+        ]
+    )
+    assert isinstance(outcomes[0], Game), outcomes
+    game.refresh_from_db()
+    assert game.out_list(2) == [3, 2] and game.confirmed

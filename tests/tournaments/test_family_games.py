@@ -11,8 +11,11 @@ from tournaments.demo import random_record
 from tournaments.models import Game
 from tournaments.selectors.standings import tournament_standings
 from tournaments.services.errors import ServiceError
-from tournaments.services.results import game_record_moves, game_record_out
+from tournaments.services.results import Actor, game_record_moves, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
+
+# Results entered as a director's own script would: final at once.
+DIRECTOR = Actor.command()
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +40,7 @@ def test_a_round_of_each_game(game, players, policy):
     for record in Game.objects.filter(table__round=round_).select_related("table"):
         n = record.table.seats.count()
         moves, setup = random_record(game, n, seed=record.pk)
-        saved = game_record_moves(game=record, moves=moves, setup=setup)
+        saved = game_record_moves(by=DIRECTOR, game=record, moves=moves, setup=setup)
         assert saved.moves == moves and saved.setup == setup
         assert all(0 <= v <= ruleset.target for v in saved.out_list(n))
         played += 1
@@ -63,7 +66,7 @@ def test_an_illegal_record_of_another_game_names_the_ply():
     round_publish(round=round_)
     record = Game.objects.filter(table__round=round_).first()
     with pytest.raises(ServiceError, match=r"^ply 1 "):
-        game_record_moves(game=record, moves=["z9-z10 ne+"])
+        game_record_moves(by=DIRECTOR, game=record, moves=["z9-z10 ne+"])
 
 
 def test_a_two_player_game_refuses_three_player_tables():
@@ -77,5 +80,5 @@ def test_a_draw_is_a_valid_finished_result_outside_pentagame():
     round_ = round_pair_next(tournament=tournament)
     round_publish(round=round_)
     record = Game.objects.filter(table__round=round_).first()
-    saved = game_record_out(game=record, out=[0, 0])
+    saved = game_record_out(by=DIRECTOR, game=record, out=[0, 0])
     assert saved.status == "finished"

@@ -12,8 +12,11 @@ from django.urls import reverse
 from tests.factories import UserFactory, tournament_with_players
 from tournaments.demo import random_record
 from tournaments.models import Game, Round
-from tournaments.services.results import game_record_moves
+from tournaments.services.results import Actor, game_record_moves
 from tournaments.services.rounds import round_pair_next, round_publish
+
+# Results entered as a director's own script would: final at once.
+DIRECTOR = Actor.command()
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +41,7 @@ def recorded_game(name: str, players: int, policy: str, publish: bool = True) ->
     moves, setup = random_record(name, game.table.seats.count(), seed=7)
     if name == "pentacosmos":
         moves = moves[:120]  # a game well into phase II keeps the test quick
-    return game_record_moves(game=game, moves=moves, setup=setup)
+    return game_record_moves(by=DIRECTOR, game=game, moves=moves, setup=setup)
 
 
 def view_url(game: Game, ply: object = None) -> str:

@@ -9,8 +9,11 @@ from django.urls import reverse
 
 from tests.factories import tournament_with_players
 from tournaments.models import Game
-from tournaments.services.results import game_confirm, game_record_out
+from tournaments.services.results import Actor, game_confirm, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
+
+# Results entered as a director's own script would: final at once.
+DIRECTOR = Actor.command()
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +54,7 @@ def test_the_data_answers_304_until_a_result_changes_it(client):
     assert _data(client, tournament, etag).status_code == 304
 
     game = Game.objects.get(table__round=round_, table__number=1, number=1)
-    game_record_out(game=game, out=[3, 1])
+    game_record_out(by=DIRECTOR, game=game, out=[3, 1])
     changed = _data(client, tournament, etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
     table = changed.json()["tables"][0]
@@ -62,11 +65,12 @@ def test_the_data_answers_304_until_a_result_changes_it(client):
 def test_a_self_reported_result_waits_for_confirmation_on_the_projector(client):
     tournament, round_ = _running(2)
     game = Game.objects.get(table__round=round_, number=1)
-    game_record_out(game=game, out=[1, 3], reporter=2)
+    seats = {s.position: s for s in game.table.seats.all()}
+    game_record_out(game=game, out=[1, 3], by=Actor.player(seats[2]))
     etag = _data(client, tournament)["ETag"]
     table = _data(client, tournament).json()["tables"][0]
     assert table["state"] == "awaiting" and table["games"][0]["confirmed"] is False
-    game_confirm(game=game, position=1)
+    game_confirm(game=game, by=Actor.player(seats[1]))
     confirmed = _data(client, tournament, etag)
     assert confirmed.status_code == 200
     assert confirmed.json()["tables"][0]["games"][0]["confirmed"] is True
@@ -75,7 +79,7 @@ def test_a_self_reported_result_waits_for_confirmation_on_the_projector(client):
 def test_closing_a_round_updates_the_standings_and_the_etag(client):
     tournament, round_ = _running(2)
     for game in Game.objects.filter(table__round=round_):
-        game_record_out(game=game, out=[3, 0])
+        game_record_out(by=DIRECTOR, game=game, out=[3, 0])
     etag = _data(client, tournament)["ETag"]
     round_close(round=round_)
     data = _data(client, tournament, etag)

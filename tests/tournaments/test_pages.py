@@ -9,8 +9,11 @@ from django.urls import reverse
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
 from tournaments.models import AuditEntry, Game, Round, Tournament
 from tournaments.selectors.standings import tournament_scores
-from tournaments.services.results import game_record_out
+from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
+
+# Results entered as a director's own script would: final at once.
+DIRECTOR = Actor.command()
 
 pytestmark = pytest.mark.django_db
 
@@ -103,45 +106,54 @@ def test_unpublished_tournaments_and_rounds_are_hidden_from_the_public(client):
     assert client.get(reverse("round-detail", args=[shown.slug, 1])).status_code == 404
 
 
-def test_players_report_their_own_table_and_an_opponent_confirms(client):
+def test_players_report_through_their_own_links_and_an_opponent_confirms(client):
     tournament = tournament_with_players(2)
     round_ = round_pair_next(tournament=tournament)
     round_publish(round=round_)
     table = round_.tables.get()
     game = table.games.get(number=1)
-    url = reverse("table-report", args=[table.report_token])
-    assert client.get(url).status_code == 200
+    first, second = table.seats.order_by("position")
+    url = reverse("seat-report", args=[second.report_token])
+    page = client.get(url)
+    assert page.status_code == 200 and second.entry.player.name in page.content.decode()
     report = {"game": game.pk, "version": game.version, "finished": "1", "out_1": 1, "out_2": 3}
-    client.post(url, {**report, "position": 2})
+    client.post(url, report)
     game.refresh_from_db()
-    assert game.out_list(2) == [1, 3] and not game.confirmed
+    assert game.out_list(2) == [1, 3] and not game.confirmed and game.reported_by_position == 2
     # Not counted yet: the round cannot close and standings ignore it.
     assert set(tournament_scores(tournament=tournament).values()) == {0.0}
-    response = client.post(url, {"game": game.pk, "confirm": "1", "position": 2}, follow=True)
+    response = client.post(url, {"game": game.pk, "confirm": "1"}, follow=True)
     assert b"confirmed by an opponent" in response.content
     game.refresh_from_db()
     assert not game.confirmed
-    client.post(url, {"game": game.pk, "confirm": "1", "position": 1})
+    client.post(
+        reverse("seat-report", args=[first.report_token]), {"game": game.pk, "confirm": "1"}
+    )
     game.refresh_from_db()
     assert game.confirmed
-    assert client.get(reverse("table-report", args=["not-a-token"])).status_code == 404
+    assert client.get(reverse("seat-report", args=["not-a-token"])).status_code == 404
 
 
-def test_a_self_report_without_a_seat_is_refused(client):
+def test_a_players_link_reports_as_that_player_whatever_seat_the_form_names(client):
     tournament = tournament_with_players(2)
     round_ = round_pair_next(tournament=tournament)
     round_publish(round=round_)
     table = round_.tables.get()
     game = table.games.get(number=1)
-    url = reverse("table-report", args=[table.report_token])
-    response = client.post(
-        url,
-        {"game": game.pk, "version": game.version, "finished": "1", "out_1": 1, "out_2": 3},
-        follow=True,
+    first = table.seats.get(position=1)
+    client.post(
+        reverse("seat-report", args=[first.report_token]),
+        {
+            "game": game.pk,
+            "version": game.version,
+            "finished": "1",
+            "out_1": 1,
+            "out_2": 3,
+            "position": 2,
+        },
     )
-    assert b"say which seat you sit in" in response.content
     game.refresh_from_db()
-    assert game.status == "pending"
+    assert game.reported_by_position == 1 and not game.confirmed
 
 
 def test_exports_and_a_lossless_import(client, organiser):
@@ -149,7 +161,7 @@ def test_exports_and_a_lossless_import(client, organiser):
     round_ = round_pair_next(tournament=tournament)
     round_publish(round=round_)
     for game in Game.objects.filter(table__round=round_).select_related("table"):
-        game_record_out(game=game, out=[3, 0, 1][: game.table.seats.count()])
+        game_record_out(by=DIRECTOR, game=game, out=[3, 0, 1][: game.table.seats.count()])
     round_close(round=round_)
     csv_text = client.get(reverse("tournament-standings", args=[tournament.slug]) + "?format=csv")
     assert csv_text.content.decode().splitlines()[0].startswith("rank,player,score")
@@ -190,7 +202,7 @@ def test_editing_a_closed_round_through_the_page_is_audited(client, organiser):
     round_ = round_pair_next(tournament=tournament)
     round_publish(round=round_)
     for game in Game.objects.filter(table__round=round_):
-        game_record_out(game=game, out=[3, 2])
+        game_record_out(by=DIRECTOR, game=game, out=[3, 2])
     round_close(round=round_)
     game = Game.objects.filter(table__round=round_).first()
     client.post(
@@ -207,7 +219,7 @@ def test_a_published_round_shows_each_seats_chance_before_play(
     round_ = round_pair_next(tournament=tournament)
     round_publish(round=round_)
     for game in Game.objects.filter(table__round=round_):
-        game_record_out(game=game, out=[3, 0])
+        game_record_out(by=DIRECTOR, game=game, out=[3, 0])
     with django_capture_on_commit_callbacks(execute=True):
         round_close(round=round_)
     second = round_pair_next(tournament=tournament)

@@ -8,8 +8,11 @@ from django.urls import reverse
 from tests.factories import tournament_with_players
 from tournaments.models import Game, Player
 from tournaments.selectors.players import SharedGame, head_to_head
-from tournaments.services.results import game_record_out
+from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
+
+# Results entered as a director's own script would: final at once.
+DIRECTOR = Actor.command()
 
 
 def test_head_to_head_counts_wins_draws_losses_and_the_dropped_score_balance():
@@ -43,7 +46,7 @@ def test_the_player_page_shows_results_ratings_and_head_to_head(
     round_ = round_pair_next(tournament=tournament)
     round_publish(round=round_)
     for game in Game.objects.filter(table__round=round_).order_by("number"):
-        game_record_out(game=game, out=[3, 1] if game.number != 2 else [2, 3])
+        game_record_out(by=DIRECTOR, game=game, out=[3, 1] if game.number != 2 else [2, 3])
     with django_capture_on_commit_callbacks(execute=True):
         round_close(round=round_)
     p1 = Player.objects.get(name="P01")
@@ -66,7 +69,7 @@ def test_unpublished_tournaments_stay_off_a_players_page(client):
     round_ = round_pair_next(tournament=hidden)
     round_publish(round=round_)
     game = Game.objects.filter(table__round=round_).first()
-    game_record_out(game=game, out=[3, 0])
+    game_record_out(by=DIRECTOR, game=game, out=[3, 0])
     player = hidden.entries.first().player
     html = client.get(reverse("player-detail", args=[player.pk])).content.decode()
     assert "Secret Cup" not in html and "No games with a result yet." in html

@@ -7,10 +7,13 @@ import segno
 from django.urls import reverse
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
-from tournaments.models import Game
-from tournaments.services.results import game_confirm, game_record_out
+from tournaments.models import Game, Seat
+from tournaments.services.results import Actor, game_confirm, game_record_out
 from tournaments.services.rounds import round_pair_next, round_publish
 from tournaments.views_print import qr_svg
+
+# Results entered as a director's own script would: final at once.
+DIRECTOR = Actor.command()
 
 pytestmark = pytest.mark.django_db
 
@@ -31,17 +34,18 @@ def _round(organiser, n: int = 5):
     return tournament, round_
 
 
-def test_sheets_have_a_pairing_page_and_a_score_sheet_with_a_qr_code_per_table(client, organiser):
+def test_sheets_have_a_pairing_page_and_a_score_sheet_with_a_qr_code_per_player(client, organiser):
     tournament, round_ = _round(organiser, 5)  # a 2-player and a 3-player table
     response = client.get(reverse("round-sheets", args=[tournament.slug, 1]))
     assert response.status_code == 200
     html = response.content.decode()
     assert html.count('class="sheet pairing-sheet"') == 1
     assert html.count('class="sheet score-sheet"') == 2
-    assert html.count('<svg role="img"') == 2
-    for table in round_.tables.all():
-        url = "http://testserver" + reverse("table-report", args=[table.report_token])
-        assert url in html
+    # One QR code beside each of the five players' names, each their own link.
+    assert html.count('<svg role="img"') == 5
+    for seat in Seat.objects.filter(round=round_):
+        url = "http://testserver" + reverse("seat-report", args=[seat.report_token])
+        assert html.count(url) == 1
     assert "agon/print.css" in html
     # The 3-player table's games say their direction; pieces and colours boxes are there.
     assert "widdershins" in html and "Colours out" in html and "Pieces out" in html
@@ -75,16 +79,17 @@ def test_open_tables_list_missing_and_unconfirmed_results(client, organiser):
     assert "0 of 2 tables complete." in page
     # Table 1 fully entered by the organiser; table 2 self-reported, not yet confirmed.
     for game in Game.objects.filter(table__round=round_, table__number=1):
-        game_record_out(game=game, out=[3, 2])
+        game_record_out(by=DIRECTOR, game=game, out=[3, 2])
     reported = Game.objects.get(table__round=round_, table__number=2, number=1)
-    game_record_out(game=reported, out=[2, 3], reporter=1)
+    seats = {s.position: s for s in reported.table.seats.all()}
+    game_record_out(game=reported, out=[2, 3], by=Actor.player(seats[1]))
     page = client.get(url).content.decode()
     assert "1 of 2 tables complete." in page
     assert 'id="table-1"' not in page and 'id="table-2"' in page
     assert "game 1 (reported by" in page and "game 2, game 3" in page
-    game_confirm(game=reported, position=2)
+    game_confirm(game=reported, by=Actor.player(seats[2]))
     for game in Game.objects.filter(table__round=round_, table__number=2, number__gt=1):
-        game_record_out(game=game, out=[3, 0])
+        game_record_out(by=DIRECTOR, game=game, out=[3, 0])
     page = client.get(url).content.decode()
     assert "2 of 2 tables complete." in page and "Every table has its results" in page
 

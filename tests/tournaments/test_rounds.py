@@ -8,7 +8,7 @@ from tournaments.models import Entry, ForbiddenPair, Game, Round, Seat
 from tournaments.selectors.standings import tournament_scores
 from tournaments.services.entries import entries_paste, entry_withdraw
 from tournaments.services.errors import ConflictError, ServiceError
-from tournaments.services.results import game_record_out
+from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import (
     round_close,
     round_pair_next,
@@ -17,6 +17,9 @@ from tournaments.services.rounds import (
     round_swap_seats,
 )
 
+# Results entered as a director's own script would: final at once.
+DIRECTOR = Actor.command()
+
 pytestmark = pytest.mark.django_db
 
 
@@ -24,7 +27,7 @@ def play_round(round_: Round) -> None:
     """Seat 1 wins every game 3:1 (3:1:2 at a 3-player table)."""
     for game in Game.objects.filter(table__round=round_).select_related("table"):
         seats = game.table.seats.count()
-        game_record_out(game=game, out=[3, 1, 2][:seats])
+        game_record_out(by=DIRECTOR, game=game, out=[3, 1, 2][:seats])
 
 
 def test_first_round_pairs_by_seed_with_one_triple_when_odd():

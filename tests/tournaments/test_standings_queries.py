@@ -8,8 +8,11 @@ from tests.factories import tournament_with_players
 from tournaments.models import Game
 from tournaments.selectors.standings import tournament_standings
 from tournaments.services.entries import entry_withdraw
-from tournaments.services.results import game_record_out
+from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
+
+# Results entered as a director's own script would: final at once.
+DIRECTOR = Actor.command()
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +23,7 @@ def played(n: int, rounds: int):
         round_ = round_pair_next(tournament=tournament)
         round_publish(round=round_)
         for game in Game.objects.filter(table__round=round_).select_related("table"):
-            game_record_out(game=game, out=[3, 1, 2][: game.table.seats.count()])
+            game_record_out(by=DIRECTOR, game=game, out=[3, 1, 2][: game.table.seats.count()])
         round_close(round=round_)
     return tournament
 

@@ -178,7 +178,8 @@ class GameResultSerializer(serializers.Serializer):
     )
     position = serializers.IntegerField(
         required=False,
-        help_text="Self-reports through a table's link: the reporting player's seat.",
+        help_text="Reports through a player's own link: may be left out; if given, it must "
+        "be the link's seat.",
     )
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -195,4 +196,8 @@ class RecordSerializer(serializers.Serializer):
 
 
 class ConfirmSerializer(serializers.Serializer):
-    position = serializers.IntegerField(help_text="The confirming opponent's seat.")
+    position = serializers.IntegerField(
+        required=False,
+        help_text="The confirming player's seat: may be left out (the link names it); if "
+        "given, it must be the link's seat.",
+    )

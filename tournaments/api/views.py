@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from tournaments.models import Club, Entry, Game, Player, Round, Table, Tournament
+from tournaments.models import Club, Entry, Game, Player, Round, Seat, Tournament
 from tournaments.permissions import can_direct, can_organise, can_view
 from tournaments.selectors.rounds import round_tables
 from tournaments.selectors.standings import (
@@ -33,6 +33,7 @@ from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
 from tournaments.services.errors import ServiceError
+from tournaments.services.results import Actor
 
 from . import serializers as s
 from .permissions import DirectorsWrite
@@ -292,19 +293,17 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
     )
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = self.get_object()
-        return Response(s.GameSerializer(record_result(game, request)).data)
+        by = Actor.director(request.user)
+        return Response(s.GameSerializer(record_result(game, request, by)).data)
 
 
-def record_result(game: Game, request: Request, reporting: bool = False) -> Game:
+def record_result(game: Game, request: Request, by: Actor) -> Game:
     data = s.GameResultSerializer(data=request.data)
     data.is_valid(raise_exception=True)
     v = data.validated_data
-    reporter = None
-    if reporting:
-        if "position" not in v:
-            raise ServiceError("say which seat you sit in", field="position")
-        reporter = v["position"]
-    common = {"game": game, "version": v.get("version"), "by": request.user, "reporter": reporter}
+    if by.is_player:
+        _check_position(by, v.get("position"))
+    common = {"game": game, "version": v.get("version"), "by": by}
     if "moves" in v:
         return result_services.game_record_moves(moves=v["moves"], setup=v.get("setup"), **common)
     if "events" in v:
@@ -312,6 +311,15 @@ def record_result(game: Game, request: Request, reporting: bool = False) -> Game
     return result_services.game_record_out(
         out=v["out"], finished=v["finished"], colours_out=v.get("colours_out"), **common
     )
+
+
+def _check_position(by: Actor, position: int | None) -> None:
+    """A player's link acts as that player only: a seat named in the body must be theirs
+    (v1 clients still send it; it may be left out)."""
+    if by.seat is not None and position is not None and position != by.seat.position:
+        raise ServiceError(
+            f"this link belongs to seat {by.seat.position}, not seat {position}", field="position"
+        )
 
 
 class StandingsView(TournamentScoped, APIView):
@@ -385,34 +393,39 @@ class StandingsView(TournamentScoped, APIView):
         return response
 
 
+def _player(token: str, game_id: int) -> tuple[Actor, Game]:
+    seat = get_object_or_404(
+        Seat.objects.select_related("table__round"), report_token=token, table__is_bye=False
+    )
+    game = get_object_or_404(Game, table_id=seat.table_id, pk=game_id)
+    return Actor.player(seat), game
+
+
 class ReportView(WriteThrottled, generics.GenericAPIView):
-    """Players report their own table's result through the private link's token."""
+    """A player reports a game of their table through their own private link's token."""
 
     permission_classes = [AllowAny]
     serializer_class = s.GameResultSerializer
 
     @extend_schema(request=s.GameResultSerializer, responses={200: s.GameSerializer})
     def post(self, request: Request, token: str, game_id: int) -> Response:
-        table = get_object_or_404(Table.objects.select_related("round"), report_token=token)
-        if table.round.status != Round.Status.PUBLISHED:
+        by, game = _player(token, game_id)
+        if game.table.round.status != Round.Status.PUBLISHED:
             raise ServiceError("this round is not open for reports", field="round")
-        game = get_object_or_404(Game, table=table, pk=game_id)
-        return Response(s.GameSerializer(record_result(game, request, reporting=True)).data)
+        return Response(s.GameSerializer(record_result(game, request, by)).data)
 
 
 class ConfirmView(WriteThrottled, generics.GenericAPIView):
-    """An opponent confirms a self-reported result; only then does it count."""
+    """Another seat's player confirms a reported result; only then does it count."""
 
     permission_classes = [AllowAny]
     serializer_class = s.ConfirmSerializer
 
     @extend_schema(request=s.ConfirmSerializer, responses={200: s.GameSerializer})
     def post(self, request: Request, token: str, game_id: int) -> Response:
-        table = get_object_or_404(Table, report_token=token)
-        game = get_object_or_404(Game, table=table, pk=game_id)
+        by, game = _player(token, game_id)
         data = s.ConfirmSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        confirmed = result_services.game_confirm(
-            game=game, position=data.validated_data["position"], by=request.user
-        )
+        _check_position(by, data.validated_data.get("position"))
+        confirmed = result_services.game_confirm(game=game, by=by)
         return Response(s.GameSerializer(confirmed).data)

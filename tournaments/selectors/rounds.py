@@ -1,4 +1,4 @@
-"""A round's tables as plain rows for pages and exports (three queries)."""
+"""A round's tables as plain rows for pages and exports (four queries)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from games.letters import colour_letter
-from tournaments.models import Game, Round, Seat, Table
+from tournaments.models import Game, ResultSubmission, Round, Seat, Table
 from tournaments.scoring import round_scores
 
 from .standings import scoring_settings
@@ -21,6 +21,8 @@ class SeatRow:
     player_id: int = 0
     # The rating system's chance that this seat finishes first, before the match.
     chance: float | None = None
+    # The player's private report link: for organiser pages and score sheets only.
+    report_token: str = field(default="", repr=False)
 
 
 @dataclass
@@ -36,6 +38,10 @@ class GameRow:
     version: int
     confirmed: bool = True
     reported_by: int | None = None
+    # Players reported different results; the organiser decides.
+    disputed: bool = False
+    # The game's submissions, oldest first, when a page asks for them (organisers only).
+    trail: list[ResultSubmission] = field(default_factory=list)
 
     @property
     def played(self) -> bool:
@@ -47,7 +53,6 @@ class TableRow:
     id: int
     number: int
     is_bye: bool
-    report_token: str
     seats: list[SeatRow] = field(default_factory=list)
     games: list[GameRow] = field(default_factory=list)
 
@@ -60,10 +65,20 @@ class TableRow:
         return any(g.played and not g.confirmed for g in self.games)
 
 
+def round_trails(tables: list[TableRow]) -> None:
+    """Attach each game's submissions (who reported what, when, and its state) to the rows:
+    one query, for the organiser's results page."""
+    games = {g.id: g for t in tables for g in t.games}
+    for submission in ResultSubmission.objects.filter(game_id__in=games).select_related(
+        "by_user", "by_seat__entry__player", "decided_by_user", "decided_by_seat__entry__player"
+    ):
+        games[submission.game_id].trail.append(submission)
+
+
 def round_tables(*, round_: Round) -> list[TableRow]:
     settings = scoring_settings(round_.tournament)
     tables = {
-        t.pk: TableRow(t.pk, t.number, t.is_bye, t.report_token)
+        t.pk: TableRow(t.pk, t.number, t.is_bye)
         for t in Table.objects.filter(round=round_).order_by("number")
     }
     for seat in (
@@ -71,12 +86,21 @@ def round_tables(*, round_: Round) -> list[TableRow]:
     ):
         tables[seat.table_id].seats.append(
             SeatRow(
-                seat.position, seat.entry_id, seat.entry.player.name, player_id=seat.entry.player_id
+                seat.position,
+                seat.entry_id,
+                seat.entry.player.name,
+                player_id=seat.entry.player_id,
+                report_token=seat.report_token,
             )
         )
     games_by_table: dict[int, list[Game]] = defaultdict(list)
     for game in Game.objects.filter(table__round=round_).order_by("number"):
         games_by_table[game.table_id].append(game)
+    disputed = set(
+        ResultSubmission.objects.filter(
+            game__table__round=round_, state=ResultSubmission.State.DISPUTED
+        ).values_list("game_id", flat=True)
+    )
     for table in tables.values():
         n = len(table.seats)
         for game in games_by_table[table.id]:
@@ -95,6 +119,7 @@ def round_tables(*, round_: Round) -> list[TableRow]:
                     version=game.version,
                     confirmed=game.confirmed,
                     reported_by=game.reported_by_position,
+                    disputed=game.pk in disputed,
                 )
             )
         if table.is_bye:

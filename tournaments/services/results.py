@@ -1,27 +1,95 @@
-"""Entering results: pieces out per seat, or a move record the rules engine replays.
+"""Entering results as submissions (as a tournament's ballots are): every report is a
+row saying who (a director, or the player in one seat through that seat's own link),
+when, what, and its state; the game's current result is derived from them.
 
-Two devices entering the same game: each write names the game's version it saw; the
-second gets a ConflictError instead of silently overwriting the first.
+- A director's entry is final at once and discards every other submission.
+- A player's report waits for another seat's player: a confirmation, or an agreeing
+  report, makes it count. A seat reports once per game and never confirms its own.
+- Two reports that disagree become a dispute; the organiser accepts one of them.
+- A player's report never replaces a final result (a director's, or a confirmed one).
+
+Two devices writing the same game: each write names the game's version it saw; the
+second gets a ConflictError instead of acting on a result it has not seen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import transaction
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from games import pentagame
 from tournaments import signals
-from tournaments.models import Game, Round, Seat
+from tournaments.models import Game, ResultSubmission, Round, Seat
 
 from .audit import audit_record
 from .errors import ConflictError, ServiceError
 
-User = AbstractBaseUser | AnonymousUser | None
+State = ResultSubmission.State
+LIVE = (State.ENTERED, State.REPORTED, State.CONFIRMED, State.DISPUTED)
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who writes a result: a director, or the player in one seat (through that seat's
+    own private link). Never implied: every service call names one."""
+
+    kind: Literal["director", "player"]
+    user: AbstractBaseUser | None = None
+    seat: Seat | None = None
+
+    @classmethod
+    def director(cls, user: Any) -> Actor:
+        """A signed-in director; the caller has checked that they may direct."""
+        if not isinstance(user, AbstractBaseUser) or not user.is_authenticated:
+            raise ServiceError("only a signed-in director can enter results")
+        return cls("director", user=user)
+
+    @classmethod
+    def command(cls) -> Actor:
+        """A director's own command or script (demo data, imports, tests): final like a
+        director's entry, recorded without a user."""
+        return cls("director")
+
+    @classmethod
+    def player(cls, seat: Seat) -> Actor:
+        return cls("player", seat=seat)
+
+    @property
+    def is_player(self) -> bool:
+        return self.kind == "player"
+
+    @property
+    def audit_user(self) -> AbstractBaseUser | None:
+        return self.user
+
+
+@dataclass(frozen=True)
+class _Result:
+    status: str
+    out: list[int]
+    moves: list[str] = field(default_factory=list)
+    colours_out: dict[str, list[str]] = field(default_factory=dict)
+    setup: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, submission: ResultSubmission) -> _Result:
+        return cls(
+            submission.status,
+            list(submission.out),
+            list(submission.moves),
+            dict(submission.colours_out),
+            dict(submission.setup),
+        )
+
+    def agrees(self, other: _Result) -> bool:
+        """The same outcome: status and pieces out (one may add a move record)."""
+        return self.status == other.status and self.out == other.out
 
 
 def _seats(game: Game) -> int:
@@ -62,63 +130,203 @@ def _validate_out(out: Sequence[int | None], seats: int, game: Game, finished: b
     return values
 
 
-def _write(
+def _check_actor(by: Actor, game: Game) -> None:
+    if not isinstance(by, Actor):
+        raise TypeError("by must be an Actor")
+    if by.is_player and (by.seat is None or by.seat.table_id != game.table_id):
+        raise ServiceError("this link is not for this game's table", field="position")
+
+
+def _materialise(game: Game, submissions: list[ResultSubmission]) -> None:
+    """Store the current result derived from the submissions on the game row, which
+    standings and ratings read: the director's entry, else the confirmed report, else a
+    waiting report (not counted yet); a dispute leaves no result until it is resolved."""
+    live = [s for s in submissions if s.state in LIVE]
+    entered = [s for s in live if s.state == State.ENTERED]
+    confirmed = [s for s in live if s.state == State.CONFIRMED]
+    waiting = [s for s in live if s.state == State.REPORTED]
+    disputed = any(s.state == State.DISPUTED for s in live)
+    current: ResultSubmission | None = None
+    counts = True
+    if entered:
+        current = entered[-1]
+    elif confirmed:
+        # Agreeing reports are all confirmed; the first one holds any move record.
+        current = next((s for s in confirmed if s.moves), confirmed[0])
+    elif waiting and not disputed:
+        current, counts = waiting[-1], False
+    elif disputed:
+        counts = False
+    fields: dict[str, Any] = {
+        "confirmed": counts,
+        "reported_by_position": None,
+        "version": F("version") + 1,
+        "entered_at": timezone.now(),
+    }
+    if current is None:
+        fields.update(status=Game.Status.PENDING, moves=[], colours_out={}, setup={})
+        fields["entered_by"] = None
+        out: list[int | None] = []
+    else:
+        fields.update(
+            status=current.status,
+            moves=current.moves,
+            colours_out=current.colours_out,
+            setup=current.setup,
+            entered_by=current.by_user if current.by_seat_id is None else None,
+        )
+        if current.by_seat is not None:
+            fields["reported_by_position"] = current.by_seat.position
+        out = list(current.out)
+    for i in range(1, 5):
+        fields[f"out_{i}"] = out[i - 1] if i <= len(out) else None
+    Game.objects.filter(pk=game.pk).update(**fields)
+    game.refresh_from_db()
+
+
+def _lock(game: Game, version: int | None) -> tuple[Game, list[ResultSubmission]]:
+    locked = (
+        Game.objects.select_for_update().select_related("table__round__tournament").get(pk=game.pk)
+    )
+    if version is not None and locked.version != version:
+        raise ConflictError(
+            f"game {locked.number} at table {locked.table.number} was changed by someone "
+            "else meanwhile; reload to see their result",
+            field="version",
+        )
+    submissions = list(
+        ResultSubmission.objects.filter(game=locked).select_related("by_seat", "by_user")
+    )
+    return locked, submissions
+
+
+def _target(game: Game) -> str:
+    round_ = game.table.round
+    return f"round {round_.number} table {game.table.number} game {game.number}"
+
+
+def _after_director_change(
     *,
     game: Game,
-    version: int | None,
-    by: User,
-    status: str,
-    out: list[int],
-    moves: list[str],
-    colours_out: dict[str, list[str]],
-    reporter: int | None = None,
-    setup: dict[str, Any] | None = None,
-) -> Game:
+    before: dict[str, Any] | None,
+    by: Actor,
+    action: str,
+    seats: int,
+    always: bool = False,
+) -> None:
+    """Audit a director's change of a result that existed (or of a closed round), and
+    queue the ratings again when history changed."""
+    round_ = game.table.round
+    closed = round_.status == Round.Status.CLOSED
+    if always or closed or before is not None:
+        audit_record(
+            tournament=round_.tournament,
+            by=by.audit_user,
+            action=action,
+            target=_target(game),
+            before=before,
+            after=_game_snapshot(game, seats),
+        )
+    if closed:
+        # History changed: ratings from this round on are recomputed.
+        signals.closed_result_changed.send(sender=Round, round_id=round_.pk, by=by.audit_user)
+
+
+def _discard(submissions: list[ResultSubmission], by: Actor, keep: int | None = None) -> None:
+    now = timezone.now()
+    for s in submissions:
+        if s.state in LIVE and s.pk != keep:
+            s.state = State.DISCARDED
+            s.decided_by_user = by.user
+            s.decided_at = now
+            s.save(update_fields=["state", "decided_by_user", "decided_at"])
+
+
+def _write(*, game: Game, version: int | None, by: Actor, result: _Result) -> Game:
+    _check_actor(by, game)
     with transaction.atomic():
-        locked = Game.objects.select_for_update().select_related("table__round").get(pk=game.pk)
-        if version is not None and locked.version != version:
-            raise ConflictError(
-                f"game {locked.number} at table {locked.table.number} was changed by someone "
-                "else meanwhile; reload to see their result",
-                field="version",
-            )
+        locked, submissions = _lock(game, version)
         round_ = locked.table.round
         if round_.status == Round.Status.PAIRED:
             raise ServiceError("results can be entered once the round is published")
-        if reporter is not None and round_.status != Round.Status.PUBLISHED:
-            raise ServiceError("this round is closed; ask the organiser to change results")
-        seats = len(out)
+        if by.is_player:
+            _report(locked, submissions, by, result)
+            return locked
+        seats = len(result.out)
         before = _game_snapshot(locked, seats) if locked.status != Game.Status.PENDING else None
-        user = by if isinstance(by, AbstractBaseUser) else None
-        fields: dict[str, Any] = {
-            "status": status,
-            "moves": moves,
-            "colours_out": colours_out,
-            "entered_by": user,
-            "entered_at": timezone.now(),
-            "version": F("version") + 1,
-            "setup": setup or {},
-            "confirmed": reporter is None,
-            "reported_by_position": reporter,
-        }
-        for i in range(1, 5):
-            fields[f"out_{i}"] = out[i - 1] if i <= seats else None
-        Game.objects.filter(pk=locked.pk).update(**fields)
-        locked.refresh_from_db()
-        closed = round_.status == Round.Status.CLOSED
-        if closed or before is not None:
-            audit_record(
-                tournament=round_.tournament,
-                by=by,
-                action="edit result" if before else "enter result",
-                target=f"round {round_.number} table {locked.table.number} game {locked.number}",
-                before=before,
-                after=_game_snapshot(locked, seats),
-            )
-        if closed:
-            # History changed: ratings from this round on are recomputed.
-            signals.closed_result_changed.send(sender=Round, round_id=round_.pk, by=by)
+        # A director's entry is final: every other submission stops counting.
+        _discard(submissions, by)
+        entry = ResultSubmission.objects.create(
+            game=locked,
+            by_user=by.user,
+            state=State.ENTERED,
+            status=result.status,
+            out=result.out,
+            moves=result.moves,
+            colours_out=result.colours_out,
+            setup=result.setup,
+        )
+        _materialise(locked, [*submissions, entry])
+        _after_director_change(
+            game=locked,
+            before=before,
+            by=by,
+            action="edit result" if before else "enter result",
+            seats=seats,
+        )
     return locked
+
+
+def _report(game: Game, submissions: list[ResultSubmission], by: Actor, result: _Result) -> None:
+    """A player's report: waiting, confirming an agreeing report, or a dispute."""
+    seat = by.seat
+    if seat is None:
+        raise ServiceError("say which seat you sit in", field="position")
+    if game.table.round.status != Round.Status.PUBLISHED:
+        raise ServiceError("this round is closed; ask the organiser to change results")
+    if game.status != Game.Status.PENDING and game.confirmed:
+        raise ConflictError(
+            f"game {game.number} already has its final result; ask the organiser to change it",
+            field="game",
+        )
+    if any(s.by_seat_id == seat.pk for s in submissions):
+        raise ConflictError(
+            f"you have already reported game {game.number}; an opponent confirms it, or the "
+            "organiser changes it",
+            field="game",
+        )
+    live = [s for s in submissions if s.state in (State.REPORTED, State.DISPUTED)]
+    state = State.REPORTED
+    now = timezone.now()
+    other: ResultSubmission | None = None
+    if any(s.state == State.DISPUTED for s in live):
+        state = State.DISPUTED
+    elif live:
+        other = live[0]
+        if result.agrees(_Result.of(other)):
+            # Two players reporting the same result: each confirms the other's.
+            state = other.state = State.CONFIRMED
+            other.decided_by_seat, other.decided_at = seat, now
+        else:
+            state = other.state = State.DISPUTED
+        other.save(update_fields=["state", "decided_by_seat", "decided_at"])
+    try:
+        with transaction.atomic():
+            report = ResultSubmission.objects.create(
+                game=game,
+                by_seat=seat,
+                state=state,
+                status=result.status,
+                out=result.out,
+                moves=result.moves,
+                colours_out=result.colours_out,
+                setup=result.setup,
+                decided_by_seat=other.by_seat if state == State.CONFIRMED and other else None,
+                decided_at=now if state == State.CONFIRMED else None,
+            )
+    except IntegrityError:
+        raise ConflictError(f"you have already reported game {game.number}") from None
+    _materialise(game, [*submissions, report])
 
 
 def game_record_out(
@@ -127,16 +335,15 @@ def game_record_out(
     out: Sequence[int | None],
     finished: bool = True,
     version: int | None = None,
-    by: User = None,
-    reporter: int | None = None,
+    by: Actor,
     colours_out: Mapping[str, str] | None = None,
 ) -> Game:
-    """Record pieces out per seat position (1..n). ``reporter`` is the seat position of
-    a player reporting through the table's link: the result then waits for an opponent's
-    confirmation. ``colours_out`` optionally gives, per seat position, the colours that
-    went out in order as letters (``"rw"``: red first, then white; section 22)."""
+    """Record pieces out per seat position (1..n), as a director's entry or a player's
+    report (see the module's docstring). ``colours_out`` optionally gives, per seat
+    position, the colours that went out in order as letters (``"rw"``: red first, then
+    white; section 22)."""
+    _check_actor(by, game)
     seats = _seats(game)
-    _check_reporter(reporter, seats)
     values = _validate_out(out, seats, game, finished)
     colours = _validate_colours(colours_out or {}, values)
     status = Game.Status.FINISHED if finished else Game.Status.UNFINISHED
@@ -144,11 +351,7 @@ def game_record_out(
         game=game,
         version=version,
         by=by,
-        status=status,
-        out=values,
-        moves=[],
-        colours_out=colours,
-        reporter=reporter,
+        result=_Result(status=status, out=values, colours_out=colours),
     )
 
 
@@ -182,32 +385,62 @@ def _validate_colours(given: Mapping[str, str], out: list[int]) -> dict[str, lis
     return colours
 
 
-def _check_reporter(reporter: int | None, seats: int) -> None:
-    if reporter is not None and not 1 <= reporter <= seats:
-        raise ServiceError(f"say which seat (1-{seats}) you sit in", field="position")
-
-
-def game_confirm(*, game: Game, position: int, by: User = None) -> Game:
-    """An opponent confirms a result reported through the table's link."""
+def game_confirm(*, game: Game, by: Actor) -> Game:
+    """Another seat's player confirms the report waiting for this game; only then does
+    it count. A seat never confirms its own report, and a dispute is the organiser's."""
+    _check_actor(by, game)
+    if not by.is_player:
+        raise ServiceError("a director accepts a report on the open-tables page")
     with transaction.atomic():
-        locked = Game.objects.select_for_update().select_related("table__round").get(pk=game.pk)
-        seats = _seats(locked)
-        _check_reporter(position, seats)
-        if locked.status == Game.Status.PENDING:
-            raise ServiceError("there is no result to confirm yet")
-        if locked.confirmed:
+        locked, submissions = _lock(game, None)
+        if locked.status != Game.Status.PENDING and locked.confirmed:
             return locked
-        if position == locked.reported_by_position:
+        if locked.table.round.status != Round.Status.PUBLISHED:
+            raise ServiceError("this round is closed; ask the organiser")
+        if any(s.state == State.DISPUTED for s in submissions):
+            raise ConflictError(
+                "the players reported different results; the organiser decides", field="game"
+            )
+        waiting = [s for s in submissions if s.state == State.REPORTED]
+        if not waiting:
+            raise ServiceError("there is no result to confirm yet")
+        report = waiting[0]
+        if by.seat is not None and report.by_seat_id == by.seat.pk:
             raise ServiceError(
                 "the result must be confirmed by an opponent, not by the player who reported it",
                 field="position",
             )
-        if locked.table.round.status != Round.Status.PUBLISHED:
-            raise ServiceError("this round is closed; ask the organiser")
-        locked.confirmed = True
-        # A new version: standings caches and pollers key on it.
-        locked.version += 1
-        locked.save(update_fields=["confirmed", "version"])
+        report.state = State.CONFIRMED
+        report.decided_by_seat = by.seat
+        report.decided_at = timezone.now()
+        report.save(update_fields=["state", "decided_by_seat", "decided_at"])
+        _materialise(locked, submissions)
+    return locked
+
+
+def result_accept(*, submission: ResultSubmission, by: Actor, version: int | None = None) -> Game:
+    """The organiser settles a game with one click: this player's report (disputed or
+    waiting) becomes the result; every other submission of the game is discarded."""
+    if by.is_player:
+        raise ServiceError("only a director can accept a report")
+    with transaction.atomic():
+        locked, submissions = _lock(submission.game, version)
+        chosen = next((s for s in submissions if s.pk == submission.pk), None)
+        if chosen is None or chosen.state not in (State.REPORTED, State.DISPUTED):
+            raise ConflictError(
+                "this report is no longer open; reload to see the game's result", field="game"
+            )
+        seats = _seats(locked)
+        before = _game_snapshot(locked, seats) if locked.status != Game.Status.PENDING else None
+        _discard(submissions, by, keep=chosen.pk)
+        chosen.state = State.CONFIRMED
+        chosen.decided_by_user = by.user
+        chosen.decided_at = timezone.now()
+        chosen.save(update_fields=["state", "decided_by_user", "decided_at"])
+        _materialise(locked, submissions)
+        _after_director_change(
+            game=locked, before=before, by=by, action="accept result", seats=seats, always=True
+        )
     return locked
 
 
@@ -217,8 +450,7 @@ def game_record_moves(
     moves: Sequence[str],
     finished: bool | None = None,
     version: int | None = None,
-    by: User = None,
-    reporter: int | None = None,
+    by: Actor,
     setup: Mapping[str, Any] | None = None,
 ) -> Game:
     """Replay a move record with the game's rules engine and store it with the result it
@@ -226,8 +458,8 @@ def game_record_moves(
     saved. A record that stops before the end counts as unfinished (the turn ended).
     ``setup`` holds the record's other keys for games that have a setup (Pantarei's
     row of scales, PentaCosmos' tokens)."""
+    _check_actor(by, game)
     seats = _seats(game)
-    _check_reporter(reporter, seats)
     ruleset_ = (
         Game.objects.select_related("table__round__tournament").get(pk=game.pk)
     ).table.round.tournament.ruleset
@@ -265,12 +497,7 @@ def game_record_moves(
         game=game,
         version=version,
         by=by,
-        status=status,
-        out=out,
-        moves=normalised,
-        colours_out=colours,
-        reporter=reporter,
-        setup=extra,
+        result=_Result(status=status, out=out, moves=normalised, colours_out=colours, setup=extra),
     )
 
 
@@ -279,8 +506,7 @@ def game_import_events(
     game: Game,
     events: Any,
     version: int | None = None,
-    by: User = None,
-    reporter: int | None = None,
+    by: Actor,
 ) -> Game:
     """Import a game from the online client's JSON event list (Pentagame only)."""
     if game.table.round.tournament.game != "pentagame":
@@ -295,6 +521,4 @@ def game_import_events(
             f"{_seats(game)}",
             field="events",
         )
-    return game_record_moves(
-        game=game, moves=imported.record["moves"], version=version, by=by, reporter=reporter
-    )
+    return game_record_moves(game=game, moves=imported.record["moves"], version=version, by=by)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from collections import defaultdict
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -112,18 +111,29 @@ def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
         raise ServiceError(f"no valid pairing for round {number}: {exc}") from None
 
 
-def _write_tables(tournament: Tournament, round_: Round, pairing: Pairing) -> None:
+def _write_tables(
+    tournament: Tournament,
+    round_: Round,
+    pairing: Pairing,
+    links: dict[tuple[int, frozenset[int]], dict[int, str]] | None = None,
+) -> None:
+    """Create the tables of a pairing. ``links`` holds, per (table number, its players),
+    the players' report links from before a re-pairing: a player whose table did not
+    change keeps theirs, so the printed score sheets stay valid."""
+    links = links or {}
     seats: list[Seat] = []
     games: list[Game] = []
     number = 0
     for table_seats in pairing.tables:
         number += 1
-        table = Table.objects.create(
-            round=round_, number=number, report_token=secrets.token_urlsafe(16)
-        )
+        table = Table.objects.create(round=round_, number=number)
         n = len(table_seats.seats)
+        kept = links.get((number, frozenset(int(e) for e in table_seats.seats)), {})
         for position, entry_id in enumerate(table_seats.seats, start=1):
-            seats.append(Seat(table=table, round=round_, entry_id=int(entry_id), position=position))
+            seat = Seat(table=table, round=round_, entry_id=int(entry_id), position=position)
+            if int(entry_id) in kept:
+                seat.report_token = kept[int(entry_id)]
+            seats.append(seat)
         per_turn = tournament.games_per_turn_2 if n == 2 else tournament.games_per_turn_3
         order_ids = [str(p) for p in range(1, n + 1)]
         for g, order in enumerate(game_orders(order_ids, per_turn), start=1):
@@ -140,9 +150,7 @@ def _write_tables(tournament: Tournament, round_: Round, pairing: Pairing) -> No
             )
     if pairing.bye is not None:
         number += 1
-        table = Table.objects.create(
-            round=round_, number=number, is_bye=True, report_token=secrets.token_urlsafe(16)
-        )
+        table = Table.objects.create(round=round_, number=number, is_bye=True)
         seats.append(Seat(table=table, round=round_, entry_id=int(pairing.bye), position=1))
     Seat.objects.bulk_create(seats)
     Game.objects.bulk_create(games)
@@ -197,12 +205,23 @@ def round_repair(*, round: Round, by: User = None) -> Round:  # noqa: A002
     with transaction.atomic():
         round_ = _unpublished(round)
         tournament = round_.tournament
+        links: dict[tuple[int, frozenset[int]], dict[int, str]] = defaultdict(dict)
+        players: dict[int, set[int]] = defaultdict(set)
+        old = list(
+            Seat.objects.filter(round=round_).values_list(
+                "table__number", "entry_id", "report_token"
+            )
+        )
+        for table_number, entry_id, _ in old:
+            players[table_number].add(entry_id)
+        for table_number, entry_id, token in old:
+            links[(table_number, frozenset(players[table_number]))][entry_id] = token
         round_.tables.all().delete()
         # Pair as if this round did not exist yet.
         number = round_.number
         round_.delete()
         round_ = Round.objects.create(tournament=tournament, number=number)
-        _write_tables(tournament, round_, _compute_pairing(tournament, number))
+        _write_tables(tournament, round_, _compute_pairing(tournament, number), links)
         audit_record(tournament=tournament, by=by, action="re-pair", target=f"round {number}")
     return round_
 
@@ -219,6 +238,7 @@ def round_swap_seats(*, round: Round, first: Entry, second: Entry, by: User = No
         # Delete and re-create: (round, entry) and (table, position) are unique.
         a.delete()
         b.delete()
+        # Both changed tables: new seats, new links (the old sheets name them elsewhere).
         Seat.objects.create(round=round_, entry=first, table_id=b_table, position=b_pos)
         Seat.objects.create(round=round_, entry=second, table_id=a_table, position=a_pos)
         audit_record(
@@ -259,8 +279,9 @@ def round_close(*, round: Round, by: User = None, force: bool = False) -> Round:
         if waiting.exists():
             tables = sorted({g.table.number for g in waiting})
             raise ServiceError(
-                "reported results await an opponent's confirmation at table(s) "
-                f"{', '.join(map(str, tables))}; confirm them or enter them yourself",
+                "reported results await an opponent's confirmation or your decision at "
+                f"table(s) {', '.join(map(str, tables))}; accept them on the open-tables "
+                "page or enter them yourself",
                 field="round",
             )
         round_.status = Round.Status.CLOSED

@@ -4,7 +4,6 @@ without loss (entries, seeds, rounds, tables, seats, games, move records)."""
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 from decimal import Decimal
 from typing import Any
 
@@ -18,6 +17,7 @@ from tournaments.models import (
     ForbiddenPair,
     Game,
     Player,
+    ResultSubmission,
     Round,
     Seat,
     Table,
@@ -191,10 +191,7 @@ def _import(document: dict[str, Any], by: AbstractBaseUser | AnonymousUser | Non
         )
         for table_data in round_data["tables"]:
             table = Table.objects.create(
-                round=round_,
-                number=table_data["number"],
-                is_bye=table_data["is_bye"],
-                report_token=secrets.token_urlsafe(16),
+                round=round_, number=table_data["number"], is_bye=table_data["is_bye"]
             )
             Seat.objects.bulk_create(
                 Seat(table=table, round=round_, entry=entries[key], position=i)
@@ -202,7 +199,7 @@ def _import(document: dict[str, Any], by: AbstractBaseUser | AnonymousUser | Non
             )
             for game in table_data["games"]:
                 out = list(game["out"]) + [None] * (4 - len(game["out"]))
-                Game.objects.create(
+                created = Game.objects.create(
                     table=table,
                     number=game["number"],
                     first_position=game["first_position"],
@@ -216,4 +213,15 @@ def _import(document: dict[str, Any], by: AbstractBaseUser | AnonymousUser | Non
                     colours_out=game["colours_out"],
                     moves=game["moves"],
                 )
+                if game["status"] != Game.Status.PENDING:
+                    # The imported result is the importing director's entry.
+                    ResultSubmission.objects.create(
+                        game=created,
+                        by_user=by if isinstance(by, AbstractBaseUser) else None,
+                        state=ResultSubmission.State.ENTERED,
+                        status=game["status"],
+                        out=list(game["out"]),
+                        moves=game["moves"],
+                        colours_out=game["colours_out"],
+                    )
     return tournament

@@ -532,7 +532,7 @@ function startRecord() {
       localStorage.removeItem(storageKey);
       saved.textContent = answer.confirmed
         ? `Saved (${answer.status}, pieces out ${answer.out.join(":")}).`
-        : `Saved (${answer.status}, pieces out ${answer.out.join(":")}); an opponent confirms it on the table's page.`;
+        : `Saved (${answer.status}, pieces out ${answer.out.join(":")}); an opponent confirms it through their own link.`;
       const replay = document.createElement("a");
       replay.href = answer.replay_url;
       replay.textContent = " Replay it";

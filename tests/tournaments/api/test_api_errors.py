@@ -9,6 +9,10 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.services.results import Actor
+
+# Results entered as a director's own script would: final at once.
+DIRECTOR = Actor.command()
 
 pytestmark = pytest.mark.django_db
 HUGE = 10**30
@@ -192,7 +196,7 @@ def test_unchanged_standings_polls_are_answered_early_and_changes_show_at_once()
     assert again.status_code == 304 and again["ETag"] == etag
     assert len(queries) == 1  # the snapshot, nothing else
     for game in Game.objects.filter(table__round=round_):
-        game_record_out(game=game, out=[3, 1])
+        game_record_out(by=DIRECTOR, game=game, out=[3, 1])
     # Results of the round being played do not count yet: the same standings, still 304.
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
     round_close(round=round_)

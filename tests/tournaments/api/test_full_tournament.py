@@ -127,7 +127,7 @@ def test_standings_answer_304_to_a_matching_etag(director):
 
 
 def test_a_self_report_counts_once_an_opponent_confirms(director):
-    from tournaments.models import Table
+    from tournaments.models import Seat
 
     director.post(
         "/api/v1/tournaments/", {"club": "kiel", "name": "Self", "published": True}, format="json"
@@ -135,17 +135,20 @@ def test_a_self_report_counts_once_an_opponent_confirms(director):
     director.post("/api/v1/tournaments/self/entries/paste/", {"players": "A\nB"})
     director.post("/api/v1/tournaments/self/rounds/")
     director.post("/api/v1/tournaments/self/rounds/1/publish/")
-    token = Table.objects.get(round__tournament__slug="self").report_token
+    seats = Seat.objects.filter(round__tournament__slug="self").order_by("position")
+    first, second = (seat.report_token for seat in seats)
     game = director.get("/api/v1/tournaments/self/rounds/1/tables/").json()[0]["games"][0]
     player = APIClient()
-    url = f"/api/v1/report/{token}/games/{game['id']}/"
-    missing_seat = player.post(url, {"out": [3, 2]}, format="json")
-    assert missing_seat.status_code == 400 and missing_seat.json()["field"] == "position"
+    url = f"/api/v1/report/{first}/games/{game['id']}/"
+    other_seat = player.post(url, {"out": [3, 2], "position": 2}, format="json")
+    assert other_seat.status_code == 400 and other_seat.json()["field"] == "position"
+    # v1 clients still send their seat; it must be the link's.
     reported = player.post(url, {"out": [3, 2], "position": 1}, format="json")
     assert reported.status_code == 200 and reported.json()["confirmed"] is False
     same = player.post(url + "confirm/", {"position": 1}, format="json")
     assert same.status_code == 400
-    confirmed = player.post(url + "confirm/", {"position": 2}, format="json")
+    opponent = f"/api/v1/report/{second}/games/{game['id']}/confirm/"
+    confirmed = player.post(opponent, {"position": 2}, format="json")
     assert confirmed.status_code == 200 and confirmed.json()["confirmed"] is True
     assert (
         player.post(

@@ -34,7 +34,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
-from tournaments.models import Game, Table
+from tournaments.models import Game, Seat
 from tournaments.services.rounds import round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
@@ -71,9 +71,7 @@ def seeded() -> dict[str, Any]:
         "ids": [games[0].pk, games[-1].pk, entries[0].pk, entries[0].player_id],
         "game_ids": [games[0].pk],
         "report_tokens": list(
-            Table.objects.filter(round__tournament=tournament).values_list(
-                "report_token", flat=True
-            )
+            Seat.objects.filter(round__tournament=tournament).values_list("report_token", flat=True)
         ),
     }
 
