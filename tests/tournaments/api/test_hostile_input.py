@@ -174,3 +174,40 @@ def test_a_name_too_long_in_a_pasted_list_names_the_line_and_enters_nobody(direc
     page = html.post("/t/cup/manage/entries/paste/", {"players": text})
     assert page.status_code < 500
     assert Entry.objects.count() == entries
+
+
+@pytest.mark.parametrize("where", ["site", "admin", "api"])
+def test_every_login_locks_a_user_name_out_after_ten_failures_whatever_forwarded_for_says(where):
+    """Thirty guesses from rotated X-Forwarded-For addresses, then the right password:
+    refused, because the guesses all came from one connecting address."""
+    from tests.factories import UserFactory
+
+    user = UserFactory(username="victim")
+    user.set_password("right-password-42")
+    user.save()
+    path = {"site": "/accounts/login/", "admin": "/admin/login/", "api": "/api/v1/auth/token/"}
+
+    def attempt(password: str, i: int) -> int:
+        client = Client(raise_request_exception=False)
+        return client.post(
+            path[where],
+            {"username": "victim", "password": password},
+            HTTP_X_FORWARDED_FOR=f"198.51.100.{i}",
+        ).status_code
+
+    caches["default"].clear()  # no API throttle history from earlier tests
+    statuses = [attempt("wrong", i) for i in range(30)]
+    assert all(status < 500 for status in statuses)
+    assert statuses[-1] in {403, 429}
+    # The API's own per-address throttle would refuse it for a minute anyway; the lockout
+    # must hold after that minute too.
+    caches["default"].clear()
+    assert attempt("right-password-42", 99) in {400, 403, 429}
+    # Another user from the same address is not locked out by the victim's failures.
+    other = UserFactory(username="neighbour")
+    other.set_password("neighbour-pw-42")
+    other.save()
+    response = Client(raise_request_exception=False).post(
+        path[where], {"username": "neighbour", "password": "neighbour-pw-42"}
+    )
+    assert response.status_code in {200, 302}
