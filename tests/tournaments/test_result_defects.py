@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from games.models import Game
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.models import Game
 from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_pair_next, round_publish
 

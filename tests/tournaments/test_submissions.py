@@ -10,10 +10,9 @@ import base64
 
 import pytest
 from django.urls import reverse
-from games.models import Game
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
-from tournaments.models import AuditEntry, ResultSubmission, Seat
+from tournaments.models import AuditEntry, Game, ResultSubmission, Seat
 from tournaments.selectors.standings import tournament_scores
 from tournaments.services.errors import ConflictError, ServiceError
 from tournaments.services.results import (
