@@ -69,9 +69,28 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Last, as its documentation asks: answers a locked-out login with a 429.
     "axes.middleware.AxesMiddleware",
 ]
+
+# --- Content-Security-Policy (django-csp) ---------------------------------------------
+# Everything comes from our own origin: no inline script or style, no CDN; images may be
+# data: URIs (QR codes, the board's pictures).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # --- Login throttling (every login: the site's, the admin's, the API's token) ----------
 # django-axes counts failed logins per user name and address (a shared club address

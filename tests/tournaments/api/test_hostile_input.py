@@ -211,3 +211,9 @@ def test_every_login_locks_a_user_name_out_after_ten_failures_whatever_forwarded
         path[where], {"username": "neighbour", "password": "neighbour-pw-42"}
     )
     assert response.status_code in {200, 302}
+
+
+def test_pages_send_a_content_security_policy_without_inline_script():
+    policy = Client().get("/")["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "'unsafe-inline'" not in policy
+    assert "frame-ancestors 'none'" in policy
