@@ -7,7 +7,6 @@ through the results service like every other way of entering a result.
 
 from __future__ import annotations
 
-import json
 import math
 from functools import lru_cache
 from typing import Any
@@ -35,6 +34,7 @@ from games.pentagame.notation import Move
 from games.pentagame.replay import check_record, start_game
 from games.pentagame.rules import BLACK_BASE, GREY_BASE, OUT
 from games.pentagame.rules import Game as EngineGame
+from tournaments import jsonbody
 from tournaments.models import Game, Round, Seat
 from tournaments.permissions import can_direct, can_view
 from tournaments.services.errors import ConflictError, ServiceError
@@ -263,7 +263,7 @@ def replay_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
 def position(request: HttpRequest) -> JsonResponse:
     """POST {players, variant, moves}: the position after the moves and the legal moves."""
     try:
-        record = json.loads(request.body or b"null")
+        record = jsonbody.loads(request.body or b"null")
     except (UnicodeDecodeError, ValueError):
         return JsonResponse({"detail": "the body must be JSON", "field": None}, status=400)
     moves = record.get("moves") if isinstance(record, dict) else None
@@ -406,16 +406,16 @@ def _save_request(body: Any) -> tuple[list[str], int | None, int | None]:
         raise TypeError("moves must be a list of strings")
     version = body.get("version")
     reporter = body.get("position")
-    return (
-        moves,
-        None if version is None else int(version),
-        None if reporter is None else int(reporter),
-    )
+    for value in (version, reporter):
+        # Whole numbers only: int(1e999) would overflow, int(2.7) would round silently.
+        if value is not None and (type(value) is not int or not 0 <= value < 2**31):
+            raise TypeError("version and position are whole numbers")
+    return moves, version, reporter
 
 
 def _save(request: HttpRequest, game: Game, *, by: Actor) -> JsonResponse:
     try:
-        moves, version, reporter = _save_request(json.loads(request.body or b"null"))
+        moves, version, reporter = _save_request(jsonbody.loads(request.body or b"null"))
     except (UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
         return JsonResponse(
             {"error": "send {moves: [...], version: N} as JSON", "field": None}, status=400

@@ -247,3 +247,33 @@ def test_an_unpublished_round_or_tournament_has_no_replay(client, game):
         published=False
     )
     assert client.get(url).status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"moves": ["RsY"], "version": 1e999}',
+        b'{"moves": ["RsY"], "version": 2.5}',
+        b'{"moves": ["RsY"], "version": true}',
+        b'{"moves": ["RsY"], "version": 99999999999999999999}',
+        b'{"moves": ["Rs\\ud800Y"], "version": 0}',
+        b'{"moves": ' + b"[" * 5000 + b"]" * 5000 + b"}",
+    ],
+)
+def test_a_save_with_a_bad_number_or_nesting_is_a_400_and_changes_nothing(
+    client, game, director, body
+):
+    client.force_login(director)
+    url = reverse("games:record", args=[game.pk])
+    response = client.post(url, data=body, content_type="application/json")
+    assert response.status_code == 400
+    game.refresh_from_db()
+    assert game.version == 0 and game.moves == []
+
+
+@pytest.mark.django_db
+def test_the_position_endpoint_refuses_json_nested_too_deep(client):
+    body = b'{"players": 2, "moves": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+    response = client.post(reverse("games:position"), data=body, content_type="application/json")
+    assert response.status_code == 400

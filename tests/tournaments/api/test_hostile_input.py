@@ -13,8 +13,8 @@ from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 from config.pagination import MAX_LIMIT
-from config.parsers import MAX_DEPTH
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.jsonbody import MAX_DEPTH
 from tournaments.models import Entry, Player, Tournament
 
 pytestmark = pytest.mark.django_db
