@@ -2,12 +2,11 @@
 
 A projector or a results board asks for the standings every few seconds with
 If-None-Match; nearly every answer is 304, and when the standings change, every poller
-fetches the same new body. When the database has not moved since this process last
-loaded the tournament (see `standings_stamps`), both are answered here, before sessions,
-authentication and DRF: a 304, or the body this process has already rendered for the
-current standings — one query that reads no table. Anything else (an unpublished
-tournament, a changed database, standings not rendered yet) goes the whole way through
-`StandingsView`, which fills the per-process caches this reads.
+fetches the same new body. For a published tournament both are answered here, before
+sessions, authentication and DRF, from one query (the tournament's `standings_version`):
+a 304, or the body already rendered for that version (in the cache). Anything else (an
+unpublished tournament, a body not rendered yet) goes the whole way through
+`StandingsView`, which renders and caches the body.
 """
 
 from __future__ import annotations
@@ -15,9 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 
-from tournaments.selectors.standings import database_snapshot, standings_stamps
+from tournaments.models import Tournament
+from tournaments.selectors.standings import standings_etag, standings_key
 
 _PATH = re.compile(r"^/api/v1/tournaments/(?P<slug>[-a-zA-Z0-9_]+)/standings/$")
 
@@ -37,14 +38,23 @@ class StandingsPollMiddleware:
 
     @staticmethod
     def _early(slug: str, seen: str | None) -> HttpResponse | None:
-        from .views import StandingsView
+        from .views import standings_headers
 
-        known = StandingsView._loaded.get(slug)
-        # Published: anyone may read it, so no session or user is needed.
-        if known is None or not known[1].published:
+        tournament = (
+            Tournament.objects.filter(slug=slug, published=True)
+            .only("pk", "standings_version", "created_at", "updated_at")
+            .first()
+        )
+        # Published only: anyone may read it, so no session or user is needed.
+        if tournament is None:
             return None
-        snapshot = database_snapshot()
-        if snapshot is None or known[0] != snapshot:
-            return None
-        content = standings_stamps(known[1], snapshot=snapshot)[1]
-        return StandingsView.answer(known[1], content, seen, render=False)
+        etag = standings_etag(tournament)
+        response: HttpResponse
+        if seen == etag:
+            response = HttpResponseNotModified()
+        else:
+            body = cache.get(standings_key(tournament, "json"))
+            if body is None:
+                return None
+            response = HttpResponse(body, content_type="application/json")
+        return standings_headers(response, tournament, etag)

@@ -12,6 +12,7 @@ from tournaments.models import Entry, Player, Round, Tournament
 
 from .audit import audit_record
 from .errors import ServiceError
+from .freshness import standings_changed
 
 User = AbstractBaseUser | AnonymousUser | None
 _LINE = re.compile(r"^\s*(?P<name>.+?)\s*(?:[,;\t]\s*(?P<rating>-?\d+))?\s*$")
@@ -51,6 +52,7 @@ def entry_add(
         )
         if paired:
             audit_record(tournament=tournament, by=by, action="late entry", target=name)
+        standings_changed(tournament=tournament)
     return entry
 
 
@@ -92,6 +94,7 @@ def entries_reseed_by_rating(*, tournament: Tournament) -> None:
         for i, entry in enumerate(ordered, start=1):
             entry.seed = i
         Entry.objects.bulk_update(ordered, ["seed"])
+        standings_changed(tournament=tournament)
 
 
 def entry_withdraw(*, entry: Entry, by: User = None) -> Entry:
@@ -105,6 +108,7 @@ def entry_withdraw(*, entry: Entry, by: User = None) -> Entry:
         audit_record(
             tournament=entry.tournament, by=by, action="withdraw", target=entry.player.name
         )
+        standings_changed(tournament=entry.tournament_id)
     return entry
 
 

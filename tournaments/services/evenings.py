@@ -15,6 +15,7 @@ from tournaments.pairing import ClubPlayer, Meeting, Pairing, PairingError, club
 
 from .audit import audit_record
 from .errors import ConflictError, ServiceError
+from .freshness import standings_changed
 
 User = AbstractBaseUser | AnonymousUser | None
 RECENT_DAYS = 60
@@ -77,5 +78,6 @@ def evening_close(*, tournament: Tournament, by: User = None) -> Tournament:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         audit_record(tournament=tournament, by=by, action="close evening")
+        standings_changed(tournament=tournament)
         rating_evening_queue(tournament_id=tournament.pk, by=by)
     return tournament
