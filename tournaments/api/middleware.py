@@ -18,7 +18,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 
 from tournaments.models import Tournament
-from tournaments.selectors.standings import standings_etag, standings_key
+from tournaments.selectors.standings import standings_etag, standings_key, version_token
 
 _PATH = re.compile(r"^/api/v1/tournaments/(?P<slug>[-a-zA-Z0-9_]+)/standings/$")
 
@@ -40,21 +40,23 @@ class StandingsPollMiddleware:
     def _early(slug: str, seen: str | None) -> HttpResponse | None:
         from .views import standings_headers
 
-        tournament = (
+        # Plain values, no ordering, no model: this is the whole cost of most polls.
+        found = list(
             Tournament.objects.filter(slug=slug, published=True)
-            .only("pk", "standings_version", "created_at", "updated_at")
-            .first()
+            .order_by()
+            .values_list("pk", "standings_version", "created_at", "updated_at")[:1]
         )
         # Published only: anyone may read it, so no session or user is needed.
-        if tournament is None:
+        if not found:
             return None
-        etag = standings_etag(tournament)
+        pk, version, created_at, updated_at = found[0]
+        token = version_token(pk, created_at, version)
         response: HttpResponse
-        if seen == etag:
+        if seen == standings_etag(token):
             response = HttpResponseNotModified()
         else:
-            body = cache.get(standings_key(tournament, "json"))
+            body = cache.get(standings_key(token, "json"))
             if body is None:
                 return None
             response = HttpResponse(body, content_type="application/json")
-        return standings_headers(response, tournament, etag)
+        return standings_headers(response, token, updated_at)

@@ -29,6 +29,7 @@ from tournaments.selectors.rounds import round_tables
 from tournaments.selectors.standings import (
     standings_etag,
     standings_key,
+    standings_token,
     tournament_standings,
 )
 from tournaments.selectors.tournaments import tournaments_visible_to
@@ -351,24 +352,24 @@ class StandingsView(TournamentScoped, APIView):
 def standings_response(tournament: Tournament, seen: str | None) -> HttpResponse:
     """304 for a matching ETag, else the standings body, rendered once per standings
     version (kept in the cache, so every process and poller shares it)."""
-    etag = standings_etag(tournament)
+    token = standings_token(tournament)
     response: HttpResponse
-    if seen == etag:
+    if seen == standings_etag(token):
         response = HttpResponseNotModified()
     else:
-        key = standings_key(tournament, "json")
+        key = standings_key(token, "json")
         body = cache.get(key)
         if body is None:
             standings = tournament_standings(tournament=tournament)
             body = JSONRenderer().render(standings.as_json())
             cache.set(key, body, timeout=3600)
         response = HttpResponse(body, content_type="application/json")
-    return standings_headers(response, tournament, etag)
+    return standings_headers(response, token, tournament.updated_at)
 
 
-def standings_headers(response: HttpResponse, tournament: Any, etag: str) -> HttpResponse:
-    response["ETag"] = etag
-    response["Last-Modified"] = http_date(tournament.updated_at.timestamp())
+def standings_headers(response: HttpResponse, token: str, updated_at: Any) -> HttpResponse:
+    response["ETag"] = standings_etag(token)
+    response["Last-Modified"] = http_date(updated_at.timestamp())
     response["Cache-Control"] = "no-cache"
     return response
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.core.cache import cache
 
@@ -133,19 +134,23 @@ def _tie_breaks(tournament: Tournament) -> tuple[TieBreak, ...]:
 
 
 def standings_token(tournament: Tournament) -> str:
-    """Names one version of a tournament's standings: its id, when it was created (so a
-    reused id after a database restore names other standings) and `standings_version`,
-    which the services bump with every change the standings can show."""
-    created = int(tournament.created_at.timestamp() * 1_000_000)
-    return f"{tournament.pk}-{created:x}-{tournament.standings_version}"
+    """Names one version of a tournament's standings (see `version_token`)."""
+    return version_token(tournament.pk, tournament.created_at, tournament.standings_version)
 
 
-def standings_etag(tournament: Tournament) -> str:
-    return f'"{standings_token(tournament)}"'
+def version_token(pk: int, created_at: datetime, version: int) -> str:
+    """The tournament's id, when it was created (so an id reused after a database
+    restore names other standings) and its `standings_version`, which the services bump
+    with every change the standings can show."""
+    return f"{pk}-{int(created_at.timestamp() * 1_000_000):x}-{version}"
 
 
-def standings_key(tournament: Tournament, kind: str = "rows") -> str:
-    return f"standings:{kind}:{standings_token(tournament)}"
+def standings_etag(token: str) -> str:
+    return f'"{token}"'
+
+
+def standings_key(token: str, kind: str = "rows") -> str:
+    return f"standings:{kind}:{token}"
 
 
 def tournament_standings(*, tournament: Tournament) -> Standings:
@@ -156,7 +161,7 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
     fresh = Tournament.objects.filter(pk=tournament.pk).first()
     if fresh is None:
         return _compute(tournament)
-    key = standings_key(fresh)
+    key = standings_key(standings_token(fresh))
     standings = cache.get(key)
     if standings is None:
         standings = _compute(fresh)
