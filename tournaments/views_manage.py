@@ -256,6 +256,10 @@ def round_action(
             _("Round %(number)s closed; ratings are being computed.") % {"number": number},
         ),
     }
+    actions["delete"] = (
+        lambda: tournament_services.round_delete(round=round_, by=user),
+        _("Round %(number)s deleted.") % {"number": number},
+    )
     if action == "swap":
         form = SwapForm(request.POST, tournament=tournament)
         if not form.is_valid():

@@ -268,3 +268,34 @@ def test_the_manage_page_swap_with_a_withdrawn_player_is_a_message(director, pai
     )
     assert response.status_code == 200
     assert "has no seat in round 2" in response.content.decode()
+
+
+def test_deleting_a_closed_last_round_replays_the_ratings_without_it(
+    director, django_capture_on_commit_callbacks
+):
+    before, middle, after = three_tournaments(director)
+    play(before, 1, django_capture_on_commit_callbacks)
+    play(middle, 2, django_capture_on_commit_callbacks)
+    play(after, 1, django_capture_on_commit_callbacks)
+    api = APIClient()
+    api.force_authenticate(director)
+    assert api.delete("/api/v1/tournaments/middle/rounds/1/").status_code == 409  # not last
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.delete("/api/v1/tournaments/middle/rounds/2/")
+    assert response.status_code == 204
+    assert list(middle.rounds.values_list("number", flat=True)) == [1]
+    assert Tournament.objects.get(pk=middle.pk).status == "running"
+    job = RatingJob.objects.filter(kind="recompute").get()
+    assert job.status == "done", job.error
+    assert ratings_now() == replay_from_nothing()
+
+
+def test_deleting_a_paired_round_needs_no_rating_job_and_is_refused_to_others(director, paired):
+    api = APIClient()
+    api.force_authenticate(UserFactory(username="stranger"))
+    assert api.delete("/api/v1/tournaments/cup/rounds/2/").status_code == 403
+    page = Client()
+    page.force_login(director)
+    page.post("/t/cup/manage/rounds/2/delete/")
+    assert list(paired.rounds.values_list("number", flat=True)) == [1]
+    assert not RatingJob.objects.filter(kind="recompute").exists()

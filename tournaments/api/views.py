@@ -219,7 +219,9 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         return Response(s.EntrySerializer(entry).data)
 
 
-class RoundViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
+class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
+    """DELETE removes the last round (its ratings are replayed without it)."""
+
     serializer_class = s.RoundSerializer
     lookup_field = "number"
     lookup_value_regex = "[0-9]+"
@@ -247,6 +249,9 @@ class RoundViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         """Pair the next round (turn)."""
         round_ = round_services.round_pair_next(tournament=self.tournament(), by=request.user)
         return Response(s.RoundSerializer(round_).data, status=status.HTTP_201_CREATED)
+
+    def perform_destroy(self, instance: Round) -> None:
+        tournament_services.round_delete(round=instance, by=self.request.user)
 
     @extend_schema(request=None, responses={200: s.RoundSerializer})
     @action(detail=True, methods=["post"])

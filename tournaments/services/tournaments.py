@@ -175,12 +175,55 @@ def _ratings_changed(*, tournament: Tournament, first_round: Round, by: User) ->
     rating_recompute_queue(round_id=first_round.pk, by=by)
 
 
-def _ratings_forget(*, tournament: Tournament, by: User) -> None:
-    """The one place this module tells the ratings app that a tournament's rated
-    history is about to go: it queues the replay without it (after commit)."""
+def _ratings_forget(
+    *,
+    tournament: Tournament | None = None,
+    round: Round | None = None,
+    by: User,  # noqa: A002
+) -> None:
+    """The one place this module tells the ratings app that rated history (a whole
+    tournament, or one round) is about to go: it queues the replay without it."""
     from ratings.services import rating_forget_queue
 
-    rating_forget_queue(tournament_id=tournament.pk, by=by)
+    if round is not None:
+        rating_forget_queue(round_id=round.pk, by=by)
+    elif tournament is not None:
+        rating_forget_queue(tournament_id=tournament.pk, by=by)
+
+
+def round_delete(*, round: Round, by: User) -> None:  # noqa: A002
+    """Delete the last round (paired, published or closed) with its tables and games; a
+    closed round's ratings are replayed without it. Earlier rounds stay: later pairings
+    were made from them. A closed club evening is rated as a whole and keeps its rounds."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=round.tournament_id)
+        if not can_direct(by, tournament):
+            raise PermissionDenied("only this tournament's directors may do that")
+        locked = Round.objects.select_for_update().filter(pk=round.pk).first()
+        if locked is None:
+            raise ConflictError("this round was deleted already; reload", field="round")
+        last = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+        if locked.number != last:
+            raise ConflictError(
+                f"only the last round ({last}) can be deleted, not round {locked.number}",
+                field="round",
+            )
+        if tournament.kind == Tournament.Kind.EVENING and (
+            tournament.status == Tournament.Status.FINISHED
+        ):
+            raise ConflictError("the evening is closed and rated as a whole", field="round")
+        if locked.status == Round.Status.CLOSED:
+            _ratings_forget(round=locked, by=by)
+        audit_record(
+            tournament=tournament, by=by, action="delete round", target=f"round {locked.number}"
+        )
+        locked.delete()
+        if not tournament.rounds.exists():
+            tournament.status = Tournament.Status.DRAFT
+        elif tournament.status == Tournament.Status.FINISHED:
+            tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+        standings_changed(tournament=tournament)
 
 
 def forbidden_pair_add(
