@@ -6,7 +6,8 @@ from django.http import HttpRequest
 
 from .models import AuditEntry, Club, Entry, ForbiddenPair, Player, Round, Seat, Table, Tournament
 from .services.clubs import player_rename
-from .services.tournaments import tournament_delete
+from .services.freshness import standings_changed
+from .services.tournaments import FROZEN, GUARDED, tournament_delete
 
 
 class EntryInline(admin.TabularInline):
@@ -48,6 +49,18 @@ class TournamentAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ("name",)}
     filter_horizontal = ("directors",)
     inlines = [EntryInline]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # Once played, these change only through the settings page or the API, which
+        # ask for confirmation and recompute (services/tournaments.py).
+        if obj is not None and obj.rounds.exists():
+            return (*GUARDED, *FROZEN)
+        return ()
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change:
+            standings_changed(tournament=obj)
 
     def delete_model(self, request: HttpRequest, obj: Tournament) -> None:
         tournament_delete(tournament=obj, by=request.user)

@@ -71,12 +71,9 @@ class TournamentForm(forms.ModelForm):
         return data
 
     def save(self, commit: bool = True) -> Tournament:
-        tournament: Tournament = super().save(commit=False)
-        tournament.slug = slugify(tournament.name)
-        if commit:
-            tournament.save()
-            self.save_m2m()
-        return tournament
+        # Settings are saved by tournaments.services.tournaments (checks, audit,
+        # standings version), never by the form: see `settings()`.
+        raise NotImplementedError("save through tournament_create / tournament_update")
 
 
 class PasteEntriesForm(forms.Form):

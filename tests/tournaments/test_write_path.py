@@ -299,3 +299,11 @@ def test_deleting_a_paired_round_needs_no_rating_job_and_is_refused_to_others(di
     page.post("/t/cup/manage/rounds/2/delete/")
     assert list(paired.rounds.values_list("number", flat=True)) == [1]
     assert not RatingJob.objects.filter(kind="recompute").exists()
+
+
+def test_the_admin_shows_played_settings_read_only(played):
+    admin = Client()
+    admin.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+    page = admin.get(f"/admin/tournaments/tournament/{played.pk}/change/").content.decode()
+    assert 'name="name"' in page
+    assert 'name="game"' not in page and 'name="factor_2"' not in page
