@@ -16,6 +16,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -403,6 +404,28 @@ def _restore_system(system: str, players: Sequence[int], touched: set[tuple[int,
     PlayerRating.objects.bulk_update(
         restored, ["rating", "deviation", "state", "games", "last_played"], batch_size=500
     )
+
+
+def ratings_forget(*, players: Sequence[int], games: Sequence[str], since: str) -> int:
+    """A tournament (rated from ``since`` on, an ISO time) has been deleted with its
+    periods and their history: its players go back to their last remaining period (or
+    lose a rating nothing is left of), and every period from ``since`` on is rated
+    again, so the ratings equal a full replay without it. Returns periods rated."""
+    with transaction.atomic():
+        ledgers = _ledgers()
+        touched = {(player, game) for player in players for game in games}
+        if touched:
+            _restore(touched)
+        start = (
+            RatingPeriod.objects.filter(closed_at__gte=datetime.fromisoformat(since))
+            .order_by("closed_at", "id")
+            .first()
+        )
+        if start is None:
+            return 0
+        periods = _rewind(start)
+        _rate(periods, ledgers)
+    return len(periods)
 
 
 def period_rate(*, period: RatingPeriod) -> str:

@@ -7,7 +7,12 @@ from typing import Any
 
 from tournaments import signals
 
-from .services import rating_evening_queue, rating_period_queue, rating_recompute_queue
+from .services import (
+    rating_evening_queue,
+    rating_forget_queue,
+    rating_period_queue,
+    rating_recompute_queue,
+)
 
 
 def on_round_closed(*, round_id: int, by: Any = None, **_: Any) -> None:
@@ -22,6 +27,15 @@ def on_closed_result_changed(*, round_id: int, by: Any = None, **_: Any) -> None
     rating_recompute_queue(round_id=round_id, by=by)
 
 
+def on_history_deleted(
+    *, tournament_id: int | None = None, round_id: int | None = None, by: Any = None, **_: Any
+) -> None:
+    if round_id is not None:
+        rating_forget_queue(round_id=round_id, by=by)
+    elif tournament_id is not None:
+        rating_forget_queue(tournament_id=tournament_id, by=by)
+
+
 def connect() -> None:
     # dispatch_uid: a second ready() (tests reloading apps) must not queue twice.
     signals.round_closed.connect(on_round_closed, dispatch_uid="ratings.round_closed")
@@ -29,3 +43,4 @@ def connect() -> None:
     signals.closed_result_changed.connect(
         on_closed_result_changed, dispatch_uid="ratings.closed_result_changed"
     )
+    signals.history_deleted.connect(on_history_deleted, dispatch_uid="ratings.history_deleted")

@@ -82,6 +82,10 @@ def _job_work(job: RatingJob) -> dict[str, Any]:
         else:
             period = period_for_evening(Tournament.objects.get(pk=scope["evening"]))
         return {"period": period.pk, "outcome": period_rate(period=period)}
+    if job.kind == RatingJob.Kind.RECOMPUTE and "forget" in scope:
+        from .rate import ratings_forget
+
+        return {"periods": ratings_forget(**scope["forget"])}
     if job.kind == RatingJob.Kind.RECOMPUTE:
         start = None
         if "from_round" in scope:
@@ -138,3 +142,40 @@ def rating_evening_queue(
 ) -> RatingJob:
     """A club evening closed: rate it as one period."""
     return rating_job_queue(kind=RatingJob.Kind.PERIOD, scope={"evening": tournament_id}, by=by)
+
+
+def rating_forget_queue(
+    *,
+    tournament_id: int | None = None,
+    round_id: int | None = None,
+    by: AbstractBaseUser | AnonymousUser | None = None,
+) -> RatingJob | None:
+    """A tournament, or one round of it, is being deleted (call inside that transaction,
+    before the delete): queue the replay without it. Its periods and their history go
+    with it, so what the job needs (its players, its games, when its first period
+    closed) is read now."""
+    from django.db.models import Q
+
+    from tournaments.models import Entry, Seat
+
+    from .models import RatingPeriod
+
+    if round_id is not None:
+        periods = RatingPeriod.objects.filter(round_id=round_id)
+        player_ids = Seat.objects.filter(round_id=round_id).values_list(
+            "entry__player_id", flat=True
+        )
+    else:
+        periods = RatingPeriod.objects.filter(
+            Q(round__tournament_id=tournament_id) | Q(evening_id=tournament_id)
+        )
+        player_ids = Entry.objects.filter(tournament_id=tournament_id).values_list(
+            "player_id", flat=True
+        )
+    first = periods.order_by("closed_at", "id").first()
+    if first is None:
+        return None
+    players = sorted(set(player_ids))
+    games = sorted(set(periods.values_list("game", flat=True)))
+    scope = {"forget": {"players": players, "games": games, "since": first.closed_at.isoformat()}}
+    return rating_job_queue(kind=RatingJob.Kind.RECOMPUTE, scope=scope, by=by)

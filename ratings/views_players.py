@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
@@ -17,16 +17,12 @@ from ratings.selectors import chart_points, is_provisional, player_history
 from tournaments.models import GAMES, Entry, Player, Tournament
 from tournaments.selectors.players import Record, head_to_head, player_shared_games
 from tournaments.selectors.standings import StandingRow, tournament_standings
+from tournaments.selectors.tournaments import tournaments_visible_to
 
 
 def visible_tournaments(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tournament]:
     """Published tournaments, and those the user runs (staff see all)."""
-    if user.is_authenticated and getattr(user, "is_staff", False):
-        return Tournament.objects.all()
-    visible = Q(published=True)
-    if user.is_authenticated:
-        visible |= Q(directors=user) | Q(club__organisers=user)
-    return Tournament.objects.filter(visible).distinct()
+    return tournaments_visible_to(user)
 
 
 @dataclass

@@ -1,6 +1,8 @@
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from .models import (
     AuditEntry,
@@ -15,6 +17,9 @@ from .models import (
     Table,
     Tournament,
 )
+from .services.clubs import player_rename
+from .services.freshness import standings_changed
+from .services.tournaments import FROZEN, GUARDED, tournament_delete
 
 
 class EntryInline(admin.TabularInline):
@@ -36,6 +41,18 @@ class PlayerAdmin(admin.ModelAdmin):
     list_filter = ("club",)
     search_fields = ("name",)
 
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        # A new name goes through the service, which refreshes every standings it shows
+        # in; the other fields (club, account) are the admin's own business.
+        name = obj.name
+        if change and "name" in form.changed_data:
+            obj.name = Player.objects.get(pk=obj.pk).name
+            super().save_model(request, obj, form, change)
+            player_rename(player=obj, name=name, by=request.user)
+            obj.name = name
+        else:
+            super().save_model(request, obj, form, change)
+
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
@@ -44,6 +61,25 @@ class TournamentAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ("name",)}
     filter_horizontal = ("directors",)
     inlines = [EntryInline]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # Once played, these change only through the settings page or the API, which
+        # ask for confirmation and recompute (services/tournaments.py).
+        if obj is not None and obj.rounds.exists():
+            return (*GUARDED, *FROZEN)
+        return ()
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change:
+            standings_changed(tournament=obj)
+
+    def delete_model(self, request: HttpRequest, obj: Tournament) -> None:
+        tournament_delete(tournament=obj, by=request.user)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for tournament in queryset:
+            tournament_delete(tournament=tournament, by=request.user)
 
 
 class SeatInline(admin.TabularInline):

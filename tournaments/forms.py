@@ -4,6 +4,7 @@ from typing import Any
 
 from django import forms
 from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
 
 from games import rulesets
 
@@ -31,10 +32,25 @@ class TournamentForm(forms.ModelForm):
             "factor_3": "Time factor, 3-player table",
         }
 
-    def __init__(self, *args: Any, clubs: Any = None, **kwargs: Any) -> None:
+    recompute = forms.BooleanField(
+        required=False,
+        label=_("Recompute the standings and ratings"),
+        help_text=_(
+            "Needed to change the game, the tables, the target, the games per turn or a "
+            "time factor once a round is paired."
+        ),
+    )
+
+    def __init__(self, *args: Any, clubs: Any = None, played: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if clubs is not None:
             self.fields["club"].queryset = clubs
+        if not played:
+            del self.fields["recompute"]
+
+    def settings(self) -> dict[str, Any]:
+        """The cleaned settings, for the services (which save them)."""
+        return {f: self.cleaned_data[f] for f in self._meta.fields or () if f in self.cleaned_data}
 
     def clean_name(self) -> str:
         name: str = self.cleaned_data["name"].strip()
@@ -55,12 +71,9 @@ class TournamentForm(forms.ModelForm):
         return data
 
     def save(self, commit: bool = True) -> Tournament:
-        tournament: Tournament = super().save(commit=False)
-        tournament.slug = slugify(tournament.name)
-        if commit:
-            tournament.save()
-            self.save_m2m()
-        return tournament
+        # Settings are saved by tournaments.services.tournaments (checks, audit,
+        # standings version), never by the form: see `settings()`.
+        raise NotImplementedError("save through tournament_create / tournament_update")
 
 
 class PasteEntriesForm(forms.Form):

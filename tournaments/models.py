@@ -167,6 +167,10 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Bumped by the services in the same transaction as anything that can change the
+    # standings (results, rounds, entries, names and ratings shown, settings); the
+    # standings' ETag and cache key are made from it (selectors/standings.py).
+    standings_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-date", "-created_at"]

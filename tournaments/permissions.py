@@ -24,4 +24,6 @@ def can_organise(user: AbstractBaseUser | AnonymousUser, club: Club) -> bool:
 
 
 def can_view(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> bool:
+    """`tournaments_visible_to(user)` for one tournament already loaded: the same rule
+    (published, or run by the user), without a query when it is published."""
     return tournament.published or can_direct(user, tournament)

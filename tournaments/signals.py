@@ -20,3 +20,7 @@ evening_closed = Signal()
 
 # A result of an already closed round changed (round_id): history from there changed.
 closed_result_changed = Signal()
+
+# Rated history is about to be deleted in this transaction: a whole tournament
+# (tournament_id) or its last round (round_id); the listener reads what it needs now.
+history_deleted = Signal()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from django.db import connection
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
@@ -17,6 +17,7 @@ from .models import Club, Entry, Round, Seat, Tournament
 from .permissions import can_direct, can_view
 from .selectors.rounds import round_tables
 from .selectors.standings import tournament_standings
+from .selectors.tournaments import tournaments_visible_to
 
 
 def _tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -28,14 +29,8 @@ def _tournament(request: HttpRequest, slug: str) -> Tournament:
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    visible = Q(published=True)
-    if request.user.is_authenticated:
-        visible |= Q(directors=request.user) | Q(club__organisers=request.user)
-        if request.user.is_staff:
-            visible = Q()
     tournaments = (
-        Tournament.objects.filter(visible)
-        .distinct()
+        tournaments_visible_to(request.user)
         .select_related("club")
         .annotate(players=Count("entries", distinct=True))
         .order_by("-date", "-created_at")

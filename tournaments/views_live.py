@@ -23,7 +23,7 @@ from tournaments.models import Game
 
 from .models import Round, Tournament
 from .selectors.rounds import TableRow, round_tables
-from .selectors.standings import standings_stamp, tournament_standings
+from .selectors.standings import standings_token, tournament_standings
 from .views import _tournament
 
 # Labels that reach the templates from models and selectors as plain English; marked
@@ -74,7 +74,7 @@ def projector_round(tournament: Tournament, number: str | None = None) -> Round 
 
 def projector_etag(tournament: Tournament, round_: Round | None) -> str:
     """Changes whenever the standings or any game of the shown round change."""
-    parts: list[Any] = [standings_stamp(tournament), get_language()]
+    parts: list[Any] = [standings_token(tournament), get_language()]
     if round_ is not None:
         parts += [round_.pk, round_.status]
         parts += list(

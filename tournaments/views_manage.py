@@ -25,6 +25,7 @@ from .permissions import can_direct
 from .selectors.rounds import round_tables, round_trails
 from .services import entries as entry_services
 from .services import rounds as round_services
+from .services import tournaments as tournament_services
 from .services.errors import ServiceError
 from .services.evenings import evening_close
 from .services.results import (
@@ -80,24 +81,40 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied("only club organisers can create tournaments")
     form = TournamentForm(request.POST or None, clubs=clubs)
     if request.method == "POST" and form.is_valid():
-        tournament = form.save(commit=False)
-        tournament.created_by = request.user
-        tournament.save()
-        tournament.directors.add(request.user)
-        messages.success(
-            request, _("%(name)s created; now enter the players.") % {"name": tournament.name}
-        )
-        return _back(tournament)
+        settings = form.settings()
+        try:
+            tournament = tournament_services.tournament_create(by=request.user, **settings)
+        except ServiceError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            messages.success(
+                request, _("%(name)s created; now enter the players.") % {"name": tournament.name}
+            )
+            return _back(tournament)
     return render(request, "tournaments/form.html", {"form": form, "title": "New tournament"})
 
 
 @director_required
 def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = TournamentForm(request.POST or None, instance=tournament, clubs=_clubs_for(request))
+    form = TournamentForm(
+        request.POST or None,
+        instance=tournament,
+        clubs=_clubs_for(request),
+        played=tournament.rounds.exists(),
+    )
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _("Settings saved."))
-        return _back(tournament)
+        try:
+            tournament_services.tournament_update(
+                tournament=tournament,
+                by=request.user,
+                recompute=form.cleaned_data.get("recompute", False),
+                **form.settings(),
+            )
+        except ServiceError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            messages.success(request, _("Settings saved."))
+            return _back(tournament)
     return render(
         request,
         "tournaments/form.html",
@@ -186,13 +203,18 @@ def entry_check_in(request: HttpRequest, tournament: Tournament, entry_id: int) 
 def forbidden_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = ForbiddenPairForm(request.POST, tournament=tournament)
     if form.is_valid():
-        ForbiddenPair.objects.get_or_create(
-            tournament=tournament,
-            first=form.cleaned_data["first"],
-            second=form.cleaned_data["second"],
-            defaults={"reason": form.cleaned_data["reason"]},
+        data = form.cleaned_data
+        _run(
+            request,
+            lambda: tournament_services.forbidden_pair_add(
+                tournament=tournament,
+                first=data["first"],
+                second=data["second"],
+                reason=data["reason"],
+                by=request.user,
+            ),
+            _("These two will not be seated together."),
         )
-        messages.success(request, _("These two will not be seated together."))
     else:
         messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
     return _back(tournament, "#players")
@@ -236,6 +258,10 @@ def round_action(
             _("Round %(number)s closed; ratings are being computed.") % {"number": number},
         ),
     }
+    actions["delete"] = (
+        lambda: tournament_services.round_delete(round=round_, by=user),
+        _("Round %(number)s deleted.") % {"number": number},
+    )
     if action == "swap":
         form = SwapForm(request.POST, tournament=tournament)
         if not form.is_valid():
@@ -439,7 +465,6 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
         except ServiceError as exc:
             messages.error(request, exc.message)
         else:
-            tournament.directors.add(request.user)
             messages.success(request, _("%(name)s imported.") % {"name": tournament.name})
             return _back(tournament)
     return render(request, "tournaments/import.html", {})

@@ -11,7 +11,7 @@ from tests.factories import TournamentFactory, tournament_with_players
 from tournaments import signals
 from tournaments.models import Game, Tournament
 from tournaments.services.evenings import evening_close
-from tournaments.services.results import game_record_out
+from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,9 @@ def played_round(tournament: Tournament):
     round_ = round_pair_next(tournament=tournament)
     round_publish(round=round_)
     for game in Game.objects.filter(table__round=round_).select_related("table"):
-        game_record_out(game=game, out=[3] + [0] * (game.table.seats.count() - 1))
+        game_record_out(
+            game=game, out=[3] + [0] * (game.table.seats.count() - 1), by=Actor.command()
+        )
     return round_
 
 
@@ -59,7 +61,7 @@ def test_changing_a_closed_result_sends_closed_result_changed_and_queues_a_recom
     round_close(round=round_)
     game = Game.objects.filter(table__round=round_).first()
     with Heard(signals.closed_result_changed) as heard:
-        game_record_out(game=game, out=[0, 3], version=game.version)
+        game_record_out(game=game, out=[0, 3], version=game.version, by=Actor.command())
     assert [call["round_id"] for call in heard.calls] == [round_.pk]
     recompute = RatingJob.objects.get(kind=RatingJob.Kind.RECOMPUTE)
     assert recompute.scope == {"from_round": round_.pk}

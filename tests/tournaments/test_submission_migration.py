@@ -8,7 +8,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 BEFORE = [("tournaments", "0004_setting_bounds"), ("games", "0003_game_setup")]
-AFTER = [("tournaments", "0005_result_submissions_and_seat_links")]
+AFTER = [("tournaments", "0006_result_submissions_and_seat_links")]
 
 
 def _migrate(targets):

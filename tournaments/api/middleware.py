@@ -2,22 +2,37 @@
 
 A projector or a results board asks for the standings every few seconds with
 If-None-Match; nearly every answer is 304, and when the standings change, every poller
-fetches the same new body. When the database has not moved since this process last
-loaded the tournament (see `standings_stamps`), both are answered here, before sessions,
-authentication and DRF: a 304, or the body this process has already rendered for the
-current standings — one query that reads no table. Anything else (an unpublished
-tournament, a changed database, standings not rendered yet) goes the whole way through
-`StandingsView`, which fills the per-process caches this reads.
+fetches the same new body. For a published tournament both are answered here, before
+sessions, authentication and DRF, from one query (the tournament's `standings_version`):
+a 304, or the body already rendered for that version (in the cache). Anything else (an
+unpublished tournament, a body not rendered yet) goes the whole way through
+`StandingsView`, which renders and caches the body.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 
-from django.http import HttpRequest, HttpResponse
+from django.core.cache import cache
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import timezone
 
-from tournaments.selectors.standings import database_snapshot, standings_stamps
+from tournaments.models import Tournament
+from tournaments.selectors.standings import standings_etag, standings_key, version_token
+
+_VERSION_SQL = (
+    f"SELECT id, standings_version, created_at, updated_at FROM {Tournament._meta.db_table} "
+    "WHERE slug = %s AND published LIMIT 1"
+)
+
+
+def _aware(value: datetime) -> datetime:
+    # SQLite hands plain SQL naive datetimes (stored in UTC); PostgreSQL aware ones.
+    return value if timezone.is_aware(value) else value.replace(tzinfo=UTC)
+
 
 _PATH = re.compile(r"^/api/v1/tournaments/(?P<slug>[-a-zA-Z0-9_]+)/standings/$")
 
@@ -37,14 +52,24 @@ class StandingsPollMiddleware:
 
     @staticmethod
     def _early(slug: str, seen: str | None) -> HttpResponse | None:
-        from .views import StandingsView
+        from .views import standings_headers
 
-        known = StandingsView._loaded.get(slug)
-        # Published: anyone may read it, so no session or user is needed.
-        if known is None or not known[1].published:
+        # Most polls cost only this query: plain SQL, as the ORM's query building took
+        # several times longer than the query itself (0.38 ms against 0.05 ms).
+        with connection.cursor() as cursor:
+            cursor.execute(_VERSION_SQL, [slug])
+            found = cursor.fetchone()
+        # Published only: anyone may read it, so no session or user is needed.
+        if found is None:
             return None
-        snapshot = database_snapshot()
-        if snapshot is None or known[0] != snapshot:
-            return None
-        content = standings_stamps(known[1], snapshot=snapshot)[1]
-        return StandingsView.answer(known[1], content, seen, render=False)
+        pk, version, created_at, updated_at = found[0], found[1], _aware(found[2]), _aware(found[3])
+        token = version_token(pk, created_at, version)
+        response: HttpResponse
+        if seen == standings_etag(token):
+            response = HttpResponseNotModified()
+        else:
+            body = cache.get(standings_key(token, "json"))
+            if body is None:
+                return None
+            response = HttpResponse(body, content_type="application/json")
+        return standings_headers(response, token, updated_at)

@@ -6,7 +6,7 @@ from rest_framework import permissions
 from rest_framework.request import Request
 
 from tournaments.models import Tournament
-from tournaments.permissions import can_direct
+from tournaments.permissions import can_direct, can_view
 
 
 def tournament_of(obj: Any) -> Tournament | None:
@@ -38,5 +38,5 @@ class DirectorsWrite(permissions.BasePermission):
         if tournament is None:
             return bool(request.user and request.user.is_staff)
         if request.method in permissions.SAFE_METHODS:
-            return tournament.published or can_direct(request.user, tournament)
+            return can_view(request.user, tournament)
         return can_direct(request.user, tournament)

@@ -26,6 +26,13 @@ class PlayerSerializer(serializers.ModelSerializer):
 class TournamentSerializer(serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
     slug = serializers.SlugField(read_only=True)
+    recompute = serializers.BooleanField(
+        write_only=True,
+        required=False,
+        default=False,
+        help_text="Confirms changing the game, table policy, target, games per turn or a "
+        "time factor once a round is paired: the standings and ratings are recomputed.",
+    )
 
     class Meta:
         model = Tournament
@@ -41,6 +48,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "date",
             *Tournament.PLAY_SETTINGS,
             "tiebreaks",
+            "recompute",
         ]
         read_only_fields = ["status"]
 

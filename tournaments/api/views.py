@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import cache
 from django.db import DataError
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
-from django.utils.http import http_date, quote_etag
+from django.utils.http import http_date
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import filters, generics, mixins, status, viewsets
@@ -25,13 +26,17 @@ from tournaments.models import Club, Entry, Game, Player, Round, Seat, Tournamen
 from tournaments.permissions import can_direct, can_organise, can_view
 from tournaments.selectors.rounds import round_tables
 from tournaments.selectors.standings import (
-    database_snapshot,
-    standings_stamps,
+    standings_etag,
+    standings_key,
+    standings_token,
     tournament_standings,
 )
+from tournaments.selectors.tournaments import tournaments_visible_to
+from tournaments.services import clubs as club_services
 from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
+from tournaments.services import tournaments as tournament_services
 from tournaments.services.errors import ServiceError
 from tournaments.services.results import Actor
 
@@ -66,13 +71,7 @@ class WriteThrottled:
 
 
 def visible_tournaments(request: Request) -> QuerySet[Tournament]:
-    user = request.user
-    if user.is_authenticated and user.is_staff:
-        return Tournament.objects.all()
-    visible = Q(published=True)
-    if user.is_authenticated:
-        visible |= Q(directors=user) | Q(club__organisers=user)
-    return Tournament.objects.filter(visible).distinct()
+    return tournaments_visible_to(request.user)
 
 
 class ClubViewSet(WriteThrottled, viewsets.ModelViewSet):
@@ -85,7 +84,17 @@ class ClubViewSet(WriteThrottled, viewsets.ModelViewSet):
     def perform_create(self, serializer: Any) -> None:
         if not self.request.user.is_staff:
             self.permission_denied(self.request, "only staff create clubs")
-        serializer.save()
+        serializer.instance = club_services.club_create(
+            by=self.request.user, **serializer.validated_data
+        )
+
+    def perform_update(self, serializer: Any) -> None:
+        serializer.instance = club_services.club_update(
+            club=serializer.instance, by=self.request.user, **serializer.validated_data
+        )
+
+    def perform_destroy(self, instance: Club) -> None:
+        club_services.club_delete(club=instance, by=self.request.user)
 
     def check_object_permissions(self, request: Request, obj: Any) -> None:
         super().check_object_permissions(request, obj)
@@ -104,10 +113,16 @@ class PlayerViewSet(WriteThrottled, mixins.CreateModelMixin, viewsets.ReadOnlyMo
         club = serializer.validated_data.get("club")
         if not (self.request.user.is_staff or (club and can_organise(self.request.user, club))):
             self.permission_denied(self.request, "only club organisers add players to their club")
-        serializer.save()
+        serializer.instance = club_services.player_create(
+            name=serializer.validated_data["name"], club=club, by=self.request.user
+        )
 
 
 class TournamentViewSet(WriteThrottled, viewsets.ModelViewSet):
+    """PATCH/PUT of a setting the played rounds depend on (game, table policy, target,
+    games per turn, time factors) is a 409 naming the field once round 1 is paired,
+    unless the body says ``"recompute": true``; the kind never changes then."""
+
     serializer_class = s.TournamentSerializer
     permission_classes = [DirectorsWrite]
     lookup_field = "slug"
@@ -122,16 +137,24 @@ class TournamentViewSet(WriteThrottled, viewsets.ModelViewSet):
         )
 
     def perform_create(self, serializer: Any) -> None:
-        from django.utils.text import slugify
-
-        club = serializer.validated_data["club"]
+        data = dict(serializer.validated_data)
+        data.pop("recompute", None)
+        club = data.pop("club")
         if not can_organise(self.request.user, club):
             self.permission_denied(self.request, "only this club's organisers create tournaments")
-        slug = slugify(serializer.validated_data["name"])
-        if not slug or Tournament.objects.filter(slug=slug).exists():
-            raise ServiceError("a tournament with this name exists already", field="name")
-        tournament = serializer.save(slug=slug, created_by=self.request.user)
-        tournament.directors.add(self.request.user)
+        serializer.instance = tournament_services.tournament_create(
+            club=club, by=self.request.user, **data
+        )
+
+    def perform_update(self, serializer: Any) -> None:
+        data = dict(serializer.validated_data)
+        recompute = bool(data.pop("recompute", False))
+        serializer.instance = tournament_services.tournament_update(
+            tournament=serializer.instance, by=self.request.user, recompute=recompute, **data
+        )
+
+    def perform_destroy(self, instance: Tournament) -> None:
+        tournament_services.tournament_delete(tournament=instance, by=self.request.user)
 
 
 class TournamentScoped(WriteThrottled):
@@ -196,7 +219,9 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         return Response(s.EntrySerializer(entry).data)
 
 
-class RoundViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
+class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
+    """DELETE removes the last round (its ratings are replayed without it)."""
+
     serializer_class = s.RoundSerializer
     lookup_field = "number"
     lookup_value_regex = "[0-9]+"
@@ -224,6 +249,9 @@ class RoundViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         """Pair the next round (turn)."""
         round_ = round_services.round_pair_next(tournament=self.tournament(), by=request.user)
         return Response(s.RoundSerializer(round_).data, status=status.HTTP_201_CREATED)
+
+    def perform_destroy(self, instance: Round) -> None:
+        tournament_services.round_delete(round=instance, by=self.request.user)
 
     @extend_schema(request=None, responses={200: s.RoundSerializer})
     @action(detail=True, methods=["post"])
@@ -323,74 +351,39 @@ def _check_position(by: Actor, position: int | None) -> None:
 
 
 class StandingsView(TournamentScoped, APIView):
-    """Standings with tie-breaks. Cheap to poll: answers 304 to a matching ETag."""
-
-    # (tournament pk, content stamp) -> the JSON body, per process: after a result,
-    # every poller fetches the standings once; they are rendered once, not per poll.
-    _rendered: dict[tuple[int, str], bytes] = {}
-    # slug -> (database snapshot, tournament), per process: while nobody writes, a poll
-    # costs one query that reads no table (see standings_stamps).
-    _loaded: dict[str, tuple[str, Tournament]] = {}
-    _snapshot: str | None = None
-
-    def tournament(self) -> Tournament:
-        cached = getattr(self, "_tournament", None)
-        if cached is not None:
-            return cached
-        self._snapshot = database_snapshot()
-        slug = self.kwargs["slug"]
-        known = self._loaded.get(slug)
-        if self._snapshot is not None and known is not None and known[0] == self._snapshot:
-            # Unchanged since loaded; who may see it is still checked for every caller.
-            if not can_view(self.request.user, known[1]):
-                raise Http404("no such tournament")
-            self._tournament = known[1]
-            return known[1]
-        tournament = super().tournament()
-        if self._snapshot is not None:
-            if len(self._loaded) > 1000:
-                self._loaded.clear()
-            self._loaded[slug] = (self._snapshot, tournament)
-        return tournament
+    """Standings with tie-breaks. Cheap to poll: answers 304 to a matching ETag (made
+    from the tournament's `standings_version`); a published tournament's polls are
+    mostly answered before this view, by `StandingsPollMiddleware`."""
 
     @extend_schema(responses={200: OpenApiResponse(description="standings rows with tie-breaks")})
     def get(self, request: Request, slug: str) -> HttpResponse:
         tournament = self.tournament()
-        content = standings_stamps(tournament, snapshot=self._snapshot)[1]
-        response = self.answer(tournament, content, request.headers.get("If-None-Match"))
-        assert response is not None  # rendering allowed: always an answer
-        return response
+        return standings_response(tournament, request.headers.get("If-None-Match"))
 
-    @classmethod
-    def answer(
-        cls, tournament: Tournament, content: str, seen: str | None, *, render: bool = True
-    ) -> HttpResponse | None:
-        """304 for a matching ETag, else the standings body, rendered once per content
-        stamp and process. With ``render=False`` (the early path in middleware.py), None
-        when the body is not rendered yet."""
-        # The ETag names the body, which depends only on the content stamp: a result in
-        # the round being played leaves the standings (closed rounds only) unchanged, so
-        # pollers keep their 304s instead of all fetching the same bytes again.
-        etag = quote_etag(content)
-        response: HttpResponse
-        if seen == etag:
-            response = HttpResponseNotModified()
-        else:
-            key = (tournament.pk, content)
-            body = cls._rendered.get(key)
-            if body is None:
-                if not render:
-                    return None
-                standings = tournament_standings(tournament=tournament)
-                body = JSONRenderer().render(standings.as_json())
-                if len(cls._rendered) > 64:
-                    cls._rendered.clear()
-                cls._rendered[key] = body
-            response = HttpResponse(body, content_type="application/json")
-        response["ETag"] = etag
-        response["Last-Modified"] = http_date(tournament.updated_at.timestamp())
-        response["Cache-Control"] = "no-cache"
-        return response
+
+def standings_response(tournament: Tournament, seen: str | None) -> HttpResponse:
+    """304 for a matching ETag, else the standings body, rendered once per standings
+    version (kept in the cache, so every process and poller shares it)."""
+    token = standings_token(tournament)
+    response: HttpResponse
+    if seen == standings_etag(token):
+        response = HttpResponseNotModified()
+    else:
+        key = standings_key(token, "json")
+        body = cache.get(key)
+        if body is None:
+            standings = tournament_standings(tournament=tournament)
+            body = JSONRenderer().render(standings.as_json())
+            cache.set(key, body, timeout=3600)
+        response = HttpResponse(body, content_type="application/json")
+    return standings_headers(response, token, tournament.updated_at)
+
+
+def standings_headers(response: HttpResponse, token: str, updated_at: Any) -> HttpResponse:
+    response["ETag"] = standings_etag(token)
+    response["Last-Modified"] = http_date(updated_at.timestamp())
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 def _player(token: str, game_id: int) -> tuple[Actor, Game]:

@@ -3,13 +3,11 @@ pure scoring and standings cores."""
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.core.cache import cache
-from django.db import DatabaseError, connection
-from django.db.models import Count, Max, Q, Sum
 
 from tournaments.models import Game, Seat, Tournament
 from tournaments.scoring import ScoringSettings
@@ -134,90 +132,38 @@ def _tie_breaks(tournament: Tournament) -> tuple[TieBreak, ...]:
     return tuple(chosen) if chosen else TIE_BREAKS
 
 
-# tournament pk -> (database snapshot, stamps), per process; see standings_stamps.
-_STAMPS: dict[int, tuple[str, tuple[str, str]]] = {}
-_SNAPSHOT_SQL = "SELECT pg_current_snapshot()::text"
+def standings_token(tournament: Tournament) -> str:
+    """Names one version of a tournament's standings (see `version_token`)."""
+    return version_token(tournament.pk, tournament.created_at, tournament.standings_version)
 
 
-def database_snapshot() -> str | None:
-    """PostgreSQL's current snapshot (`xmin:xmax:in-progress xids`), or None. It
-    changes whenever a writing transaction starts or ends, anywhere in the database, and
-    stays the same while nobody writes; reading it touches no table. None inside a
-    transaction (whose own writes do not show in it) and on other databases."""
-    if connection.vendor != "postgresql" or connection.in_atomic_block:
-        return None
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(_SNAPSHOT_SQL)
-            return str(cursor.fetchone()[0])
-    except DatabaseError:  # PostgreSQL before 13: compute the stamps every time
-        return None
+def version_token(pk: int, created_at: datetime, version: int) -> str:
+    """The tournament's id, when it was created (so an id reused after a database
+    restore names other standings) and its `standings_version`, which the services bump
+    with every change the standings can show."""
+    return f"{pk}-{int(created_at.timestamp() * 1_000_000):x}-{version}"
 
 
-def standings_stamp(tournament: Tournament) -> str:
-    """Changes whenever anything the standings read changes (results, rounds, entries,
-    settings); pollers and the cache key on it."""
-    return standings_stamps(tournament)[0]
+def standings_etag(token: str) -> str:
+    return f'"{token}"'
 
 
-def standings_stamps(tournament: Tournament, snapshot: str | None = None) -> tuple[str, str]:
-    """(stamp, content stamp). The stamp changes with any result, round, entry or
-    setting; the content stamp leaves out results in rounds not yet closed, which the
-    standings do not count, and keys what is computed from them.
-
-    Computing them takes three small aggregate queries, the first over all the
-    tournament's games (a few ms at 500 players). Pollers ask far more often than
-    anyone writes, so on PostgreSQL the stamps are kept per process with the database
-    snapshot they were computed after, and reused while the snapshot has not moved:
-    then one query that reads no table. Any commit moves the snapshot, so a new result
-    is seen at once. A caller that has just read `database_snapshot()` may pass it."""
-    snapshot = snapshot or database_snapshot()
-    if snapshot is not None:
-        known = _STAMPS.get(tournament.pk)
-        if known is not None and known[0] == snapshot:
-            return known[1]
-    stamps = _compute_stamps(tournament)
-    if snapshot is not None:
-        if len(_STAMPS) > 10_000:
-            _STAMPS.clear()
-        _STAMPS[tournament.pk] = (snapshot, stamps)
-    return stamps
-
-
-def _compute_stamps(tournament: Tournament) -> tuple[str, str]:
-    closed = Q(table__round__status="closed")
-    games = Game.objects.filter(table__round__tournament=tournament).aggregate(
-        at=Max("entered_at"),
-        v=Sum("version"),
-        n=Count("id"),
-        closed_at=Max("entered_at", filter=closed),
-        closed_v=Sum("version", filter=closed),
-        closed_n=Count("id", filter=closed),
-    )
-    rounds = tournament.rounds.aggregate(n=Max("number"), c=Max("closed_at"))
-    entries = tournament.entries.aggregate(
-        n=Count("id"), w=Count("id", filter=Q(status="withdrawn")), m=Max("id")
-    )
-    every = (games["at"], games["v"], games["n"])
-    counted = (games["closed_at"], games["closed_v"], games["closed_n"])
-    return (
-        _digest((every, rounds, entries, tournament.updated_at)),
-        _digest((counted, rounds, entries, tournament.updated_at)),
-    )
-
-
-def _digest(parts: object) -> str:
-    return hashlib.sha1(repr(parts).encode()).hexdigest()[:20]
+def standings_key(token: str, kind: str = "rows") -> str:
+    return f"standings:{kind}:{token}"
 
 
 def tournament_standings(*, tournament: Tournament) -> Standings:
-    """Standings over the closed rounds, cached under the tournament's content stamp so
-    that pollers and projectors cost a few small queries between two results, and a
-    result in the round being played computes nothing again."""
-    key = f"standings:{tournament.pk}:{standings_stamps(tournament)[1]}"
+    """Standings over the closed rounds, cached under the tournament's standings
+    version, so pollers and projectors between two changes compute nothing. The
+    tournament is read afresh (one query): the one passed in may have been loaded before
+    the last change, and its settings must match the version it is cached under."""
+    fresh = Tournament.objects.filter(pk=tournament.pk).first()
+    if fresh is None:
+        return _compute(tournament)
+    key = standings_key(standings_token(fresh))
     standings = cache.get(key)
     if standings is None:
-        standings = _compute(tournament)
+        standings = _compute(fresh)
         cache.set(key, standings, timeout=3600)
     return standings
 

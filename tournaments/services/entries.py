@@ -12,6 +12,7 @@ from tournaments.models import Entry, Player, Round, Tournament
 
 from .audit import audit_record
 from .errors import ServiceError
+from .freshness import standings_changed
 
 User = AbstractBaseUser | AnonymousUser | None
 NAME_MAX = Player._meta.get_field("name").max_length or 120
@@ -54,6 +55,7 @@ def entry_add(
         )
         if paired:
             audit_record(tournament=tournament, by=by, action="late entry", target=name)
+        standings_changed(tournament=tournament)
     return entry
 
 
@@ -99,6 +101,7 @@ def entries_reseed_by_rating(*, tournament: Tournament) -> None:
         for i, entry in enumerate(ordered, start=1):
             entry.seed = i
         Entry.objects.bulk_update(ordered, ["seed"])
+        standings_changed(tournament=tournament)
 
 
 def entry_withdraw(*, entry: Entry, by: User = None) -> Entry:
@@ -112,6 +115,7 @@ def entry_withdraw(*, entry: Entry, by: User = None) -> Entry:
         audit_record(
             tournament=entry.tournament, by=by, action="withdraw", target=entry.player.name
         )
+        standings_changed(tournament=entry.tournament_id)
     return entry
 
 

@@ -16,6 +16,7 @@ from tournaments.pairing import ClubPlayer, Meeting, Pairing, PairingError, club
 
 from .audit import audit_record
 from .errors import ConflictError, ServiceError
+from .freshness import standings_changed
 
 User = AbstractBaseUser | AnonymousUser | None
 RECENT_DAYS = 60
@@ -76,5 +77,6 @@ def evening_close(*, tournament: Tournament, by: User = None) -> Tournament:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         audit_record(tournament=tournament, by=by, action="close evening")
+        standings_changed(tournament=tournament)
         signals.evening_closed.send(sender=Tournament, tournament_id=tournament.pk, by=by)
     return tournament

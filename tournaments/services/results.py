@@ -29,6 +29,7 @@ from tournaments.models import Game, ResultSubmission, Round, Seat
 
 from .audit import audit_record
 from .errors import ConflictError, ServiceError
+from .freshness import standings_changed
 
 State = ResultSubmission.State
 LIVE = (State.ENTERED, State.REPORTED, State.CONFIRMED, State.DISPUTED)
@@ -228,6 +229,9 @@ def _after_director_change(
             after=_game_snapshot(game, seats),
         )
     if closed:
+        # Standings count closed rounds only: a result in the round being played leaves
+        # them (and their pollers' ETags) as they are.
+        standings_changed(tournament=round_.tournament_id)
         # History changed: ratings from this round on are recomputed.
         signals.closed_result_changed.send(sender=Round, round_id=round_.pk, by=by.audit_user)
 
@@ -476,7 +480,8 @@ def game_record_moves(
         raise ServiceError(f"the move record cannot be read: {exc}", field="moves") from None
     if not result.ok:
         error = result.error
-        assert error is not None
+        if error is None:  # an engine that failed without saying where
+            raise ServiceError("the move record breaks the rules", field="moves")
         raise ServiceError(f"ply {error.ply} `{error.move}`: {error.reason}", field="moves")
     if finished and not result.finished:
         raise ServiceError(

@@ -16,6 +16,7 @@ from tournaments.selectors.standings import tournament_scores
 
 from .audit import audit_record
 from .errors import ConflictError, ServiceError
+from .freshness import standings_changed
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -182,6 +183,7 @@ def round_pair_next(*, tournament: Tournament, by: User = None) -> Round:
                 target=f"round {number}",
                 after=pairing.as_json(),
             )
+            standings_changed(tournament=tournament)
     except IntegrityError:
         raise ConflictError("this round was just paired by someone else; reload") from None
     return round_
@@ -223,15 +225,26 @@ def round_repair(*, round: Round, by: User = None) -> Round:  # noqa: A002
         round_ = Round.objects.create(tournament=tournament, number=number)
         _write_tables(tournament, round_, _compute_pairing(tournament, number), links)
         audit_record(tournament=tournament, by=by, action="re-pair", target=f"round {number}")
+        standings_changed(tournament=tournament)
     return round_
+
+
+def _no_seat(entry: Entry, round_: Round) -> str:
+    return f"{entry.player.name} has no seat in round {round_.number}"
 
 
 def round_swap_seats(*, round: Round, first: Entry, second: Entry, by: User = None) -> None:  # noqa: A002
     """The organiser's manual swap before publishing: two players change tables."""
     with transaction.atomic():
         round_ = _unpublished(round)
-        a = Seat.objects.select_for_update().get(round=round_, entry=first)
-        b = Seat.objects.select_for_update().get(round=round_, entry=second)
+        seats = Seat.objects.select_for_update().filter(round=round_)
+        a = seats.filter(entry=first).first()
+        b = seats.filter(entry=second).first()
+        # A withdrawn (or late) player has no seat in this round: nothing to swap.
+        if a is None:
+            raise ServiceError(_no_seat(first, round_), field="first")
+        if b is None:
+            raise ServiceError(_no_seat(second, round_), field="second")
         if a.table_id == b.table_id:
             raise ServiceError("both players sit at the same table already", field="second")
         a_table, a_pos, b_table, b_pos = a.table_id, a.position, b.table_id, b.position
@@ -248,6 +261,7 @@ def round_swap_seats(*, round: Round, first: Entry, second: Entry, by: User = No
             target=f"round {round_.number}",
             after=[first.player.name, second.player.name],
         )
+        standings_changed(tournament=round_.tournament_id)
 
 
 def round_publish(*, round: Round, by: User = None) -> Round:  # noqa: A002
@@ -256,6 +270,7 @@ def round_publish(*, round: Round, by: User = None) -> Round:  # noqa: A002
         round_.status = Round.Status.PUBLISHED
         round_.published_at = timezone.now()
         round_.save(update_fields=["status", "published_at"])
+        standings_changed(tournament=round_.tournament_id)
     return round_
 
 
@@ -295,6 +310,7 @@ def round_close(*, round: Round, by: User = None, force: bool = False) -> Round:
             tournament.status = Tournament.Status.FINISHED
             tournament.save(update_fields=["status"])
         audit_record(tournament=tournament, by=by, action="close", target=f"round {round_.number}")
+        standings_changed(tournament=tournament)
         if tournament.kind != Tournament.Kind.EVENING:
             # An evening is rated as one period when it closes (services/evenings.py).
             signals.round_closed.send(sender=Round, round_id=round_.pk, by=by)

@@ -24,6 +24,7 @@ from tournaments.models import (
     Tournament,
 )
 
+from .audit import audit_record
 from .errors import ServiceError
 
 FORMAT = "agon-tournament"
@@ -136,7 +137,11 @@ def tournament_import_document(
         raise ServiceError(f"unsupported document version {document.get('version')!r}")
     try:
         with transaction.atomic():
-            return _import(document, by)
+            tournament = _import(document, by)
+            if isinstance(by, AbstractBaseUser):
+                tournament.directors.add(by)
+            audit_record(tournament=tournament, by=by, action="import", target=tournament.name)
+            return tournament
     except ServiceError:
         raise
     except IntegrityError as exc:
@@ -147,10 +152,19 @@ def tournament_import_document(
 
 def _import(document: dict[str, Any], by: AbstractBaseUser | AnonymousUser | None) -> Tournament:
     club_data = document["club"]
-    club, _ = Club.objects.get_or_create(
+    club, created = Club.objects.get_or_create(
         slug=club_data["slug"],
         defaults={"name": club_data["name"], "city": club_data.get("city", "")},
     )
+    from tournaments.permissions import can_organise
+
+    # A club new to this site is created with the tournament; an existing one is only
+    # imported into by its organisers.
+    if not created and (by is None or not can_organise(by, club)):
+        raise ServiceError(
+            f"you do not organise {club.name}; only its organisers import into it",
+            field="document",
+        )
     data = document["tournament"]
     if Tournament.objects.filter(slug=data["slug"]).exists():
         raise ServiceError(f"a tournament {data['slug']!r} exists already on this site")

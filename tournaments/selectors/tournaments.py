@@ -1,0 +1,23 @@
+"""Who may see which tournaments: the one rule, for pages, the API and the permission
+check of a single tournament (`tournaments.permissions.can_view`)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+
+from tournaments.models import Club, Tournament
+
+
+def tournaments_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tournament]:
+    """Published tournaments, and those the user runs: as a director, as an organiser of
+    the club, or as staff (all). Subqueries, not joins, so no row comes twice."""
+    if not user.is_authenticated:
+        return Tournament.objects.filter(published=True)
+    if getattr(user, "is_staff", False):
+        return Tournament.objects.all()
+    directed = Tournament.directors.through.objects.filter(user_id=user.pk).values("tournament_id")
+    organised = Club.organisers.through.objects.filter(user_id=user.pk).values("club_id")
+    return Tournament.objects.filter(
+        Q(published=True) | Q(pk__in=directed) | Q(club_id__in=organised)
+    )

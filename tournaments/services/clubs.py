@@ -1,0 +1,110 @@
+"""Clubs and their players: create, change, rename, delete."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from tournaments.models import Club, Player
+
+from .errors import ConflictError, ServiceError
+from .freshness import standings_changed_for_players
+
+User = AbstractBaseUser | AnonymousUser
+CLUB_FIELDS = ("name", "slug", "city", "rating_system")
+
+
+def _staff(user: User) -> bool:
+    return bool(user.is_authenticated and getattr(user, "is_staff", False))
+
+
+def _organiser(user: User, club: Club | None) -> bool:
+    from tournaments.permissions import can_organise
+
+    return club is not None and can_organise(user, club)
+
+
+def club_create(*, name: str, slug: str, by: User, **fields: Any) -> Club:
+    """Only staff open a new club (its organisers are named in the admin)."""
+    if not _staff(by):
+        raise PermissionDenied("only staff create clubs")
+    unknown = set(fields) - set(CLUB_FIELDS)
+    if unknown:
+        field = sorted(unknown)[0]
+        raise ServiceError(f"{field} cannot be set here", field=field)
+    with transaction.atomic():
+        return Club.objects.create(name=name, slug=slug, **fields)
+
+
+def club_update(*, club: Club, by: User, **changes: Any) -> Club:
+    if not _organiser(by, club):
+        raise PermissionDenied("only this club's organisers may change it")
+    unknown = set(changes) - set(CLUB_FIELDS)
+    if unknown:
+        field = sorted(unknown)[0]
+        raise ServiceError(f"{field} cannot be changed here", field=field)
+    with transaction.atomic():
+        locked = Club.objects.select_for_update().get(pk=club.pk)
+        for field, value in changes.items():
+            setattr(locked, field, value)
+        locked.save()
+    return locked
+
+
+def club_delete(*, club: Club, by: User) -> None:
+    """Refused (ProtectedError, a 409) while tournaments still belong to the club."""
+    if not _organiser(by, club):
+        raise PermissionDenied("only this club's organisers may delete it")
+    with transaction.atomic():
+        club.delete()
+
+
+def player_create(*, name: str, club: Club | None, by: User) -> Player:
+    """Staff add anyone; a club's organisers add players to their club."""
+    if not (_staff(by) or _organiser(by, club)):
+        raise PermissionDenied("only club organisers add players to their club")
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError("a player needs a name", field="name")
+    with transaction.atomic():
+        if Player.objects.filter(club=club, name=name).exists():
+            raise ConflictError(f"{name} is a player of this club already", field="name")
+        return Player.objects.create(name=name, club=club)
+
+
+def player_rename(*, player: Player, name: str, by: User) -> Player:
+    """A new name, shown at once in every standings the player appears in."""
+    if not (_staff(by) or _organiser(by, player.club)):
+        raise PermissionDenied("only the player's club organisers may rename them")
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError("a player needs a name", field="name")
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        if locked.name == name:
+            return locked
+        clash = Player.objects.filter(club=locked.club, name=name).exclude(pk=locked.pk)
+        if clash.exists():
+            raise ConflictError(f"{name} is a player of this club already", field="name")
+        locked.name = name
+        locked.save(update_fields=["name"])
+        standings_changed_for_players(players=[locked])
+    return locked
+
+
+def player_delete(*, player: Player, by: User) -> None:
+    """Only before the player's first round: afterwards their games are history."""
+    if not (_staff(by) or _organiser(by, player.club)):
+        raise PermissionDenied("only the player's club organisers may delete them")
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        if locked.entries.filter(seats__isnull=False).exists():
+            raise ConflictError(
+                f"{locked.name} has played; their games stay in the history", field="player"
+            )
+        standings_changed_for_players(players=[locked])
+        locked.entries.all().delete()
+        locked.delete()

@@ -1,0 +1,249 @@
+"""Tournaments themselves: create, change settings, delete; and forbidden pairs.
+
+Once a round exists, the settings the existing rounds were paired and scored under are
+guarded: a change is refused with a message naming the field, unless the organiser
+confirms it (``recompute=True``); then the standings and ratings are recomputed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils.text import slugify
+
+from games import rulesets
+from tournaments import signals
+from tournaments.models import Club, Entry, ForbiddenPair, Round, Tournament
+from tournaments.permissions import can_direct, can_organise
+
+from .audit import audit_record
+from .errors import ConflictError, ServiceError
+from .freshness import standings_changed
+
+User = AbstractBaseUser | AnonymousUser
+
+# Settings the rounds already played were paired or scored under. Changing one after a
+# round exists needs the organiser's confirmation (and recomputes); the kind never
+# changes then: a Swiss round is no club evening.
+GUARDED = (
+    "game",
+    "policy",
+    "target",
+    "games_per_turn_2",
+    "games_per_turn_3",
+    "factor_2",
+    "factor_3",
+)
+FROZEN = ("kind",)
+# Everything a change of which can alter the standings.
+SCORED = (*GUARDED, "kind", "bye_score", "absence_score", "tiebreaks", "rounds_planned")
+EDITABLE = (
+    "club",
+    "name",
+    "date",
+    "published",
+    "kind",
+    "game",
+    "tiebreaks",
+    *Tournament.PLAY_SETTINGS,
+)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, str | int | float | bool | list | type(None)):
+        return value
+    return str(value)
+
+
+def _check_game(game: str, policy: str) -> None:
+    try:
+        ruleset = rulesets.get(game)
+    except KeyError:
+        raise ServiceError(f"no such game: {game}", field="game") from None
+    two_only = 3 not in ruleset.table_sizes
+    if two_only and policy != Tournament.Policy.PAIRS_BYE:
+        raise ServiceError(
+            "this game is played by two: use 2-player tables and a bye", field="policy"
+        )
+
+
+def _slug_for(name: str, *, exclude: int | None = None) -> str:
+    slug = slugify(name)
+    if not slug:
+        raise ServiceError("the name needs at least one letter or digit", field="name")
+    clash = Tournament.objects.filter(slug=slug)
+    if exclude is not None:
+        clash = clash.exclude(pk=exclude)
+    if clash.exists():
+        raise ServiceError("a tournament with this name exists already", field="name")
+    return slug
+
+
+def tournament_create(*, club: Club, name: str, by: User, **settings: Any) -> Tournament:
+    """A new tournament of ``club``, directed by its creator."""
+    if not can_organise(by, club):
+        raise PermissionDenied("only this club's organisers create tournaments")
+    unknown = set(settings) - set(EDITABLE)
+    if unknown:
+        raise ServiceError(f"unknown setting {sorted(unknown)[0]}", field=sorted(unknown)[0])
+    name = name.strip()
+    with transaction.atomic():
+        tournament = Tournament(club=club, name=name, slug=_slug_for(name), **settings)
+        _check_game(tournament.game, tournament.policy)
+        tournament.created_by = by if isinstance(by, AbstractBaseUser) else None
+        tournament.save()
+        if isinstance(by, AbstractBaseUser):
+            tournament.directors.add(by)
+        audit_record(tournament=tournament, by=by, action="create", target=name)
+    return tournament
+
+
+def tournament_update(
+    *, tournament: Tournament, by: User, recompute: bool = False, **changes: Any
+) -> Tournament:
+    """Change settings. After the first round: a guarded setting changes only with
+    ``recompute`` (the standings and ratings are then computed again), the kind never."""
+    if not can_direct(by, tournament):
+        raise PermissionDenied("only this tournament's directors may change it")
+    unknown = set(changes) - set(EDITABLE)
+    if unknown:
+        field = sorted(unknown)[0]
+        raise ServiceError(f"{field} cannot be changed here", field=field)
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        changed = {f: v for f, v in changes.items() if getattr(locked, f) != v}
+        if "club" in changed and not can_organise(by, changed["club"]):
+            raise PermissionDenied("only the new club's organisers may move a tournament there")
+        first_round = locked.rounds.order_by("number").first()
+        if first_round is not None:
+            for field in FROZEN:
+                if field in changed:
+                    raise ConflictError(
+                        f"{field} cannot change once round 1 is paired", field=field
+                    )
+            guarded = [f for f in GUARDED if f in changed]
+            if guarded and not recompute:
+                raise ConflictError(
+                    f"{guarded[0]} cannot change once round 1 is paired unless you confirm "
+                    "that the standings and ratings are computed again",
+                    field=guarded[0],
+                )
+        else:
+            guarded = []
+        before = {f: _plain(getattr(locked, f)) for f in changed}
+        for field, value in changed.items():
+            setattr(locked, field, value)
+        if "name" in changed:
+            locked.name = locked.name.strip()
+            locked.slug = _slug_for(locked.name, exclude=locked.pk)
+        _check_game(locked.game, locked.policy)
+        locked.save()
+        if changed:
+            audit_record(
+                tournament=locked,
+                by=by,
+                action="settings",
+                before=before,
+                after={f: _plain(getattr(locked, f)) for f in changed},
+            )
+        if any(f in SCORED for f in changed):
+            standings_changed(tournament=locked)
+        if guarded and first_round is not None:
+            _ratings_changed(tournament=locked, first_round=first_round, by=by)
+        locked.refresh_from_db()
+    return locked
+
+
+def tournament_delete(*, tournament: Tournament, by: User) -> None:
+    """Delete a tournament with everything in it; the ratings are then recomputed as if
+    it had never been played."""
+    if not can_direct(by, tournament):
+        raise PermissionDenied("only this tournament's directors may delete it")
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        _ratings_forget(tournament=locked, by=by)
+        locked.delete()
+
+
+def _ratings_changed(*, tournament: Tournament, first_round: Round, by: User) -> None:
+    """A tournament's rated history changed from its first round on (a confirmed change
+    of a played setting): the ratings listen (tournaments/signals.py)."""
+    signals.closed_result_changed.send(sender=Round, round_id=first_round.pk, by=by)
+
+
+def _ratings_forget(
+    *,
+    tournament: Tournament | None = None,
+    round: Round | None = None,  # noqa: A002
+    by: User,
+) -> None:
+    """Rated history (a whole tournament, or one round) is about to be deleted, in this
+    transaction: the ratings listen and queue the replay without it."""
+    signals.history_deleted.send(
+        sender=Tournament,
+        tournament_id=None if tournament is None else tournament.pk,
+        round_id=None if round is None else round.pk,
+        by=by,
+    )
+
+
+def round_delete(*, round: Round, by: User) -> None:  # noqa: A002
+    """Delete the last round (paired, published or closed) with its tables and games; a
+    closed round's ratings are replayed without it. Earlier rounds stay: later pairings
+    were made from them. A closed club evening is rated as a whole and keeps its rounds."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=round.tournament_id)
+        if not can_direct(by, tournament):
+            raise PermissionDenied("only this tournament's directors may do that")
+        locked = Round.objects.select_for_update().filter(pk=round.pk).first()
+        if locked is None:
+            raise ConflictError("this round was deleted already; reload", field="round")
+        last = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+        if locked.number != last:
+            raise ConflictError(
+                f"only the last round ({last}) can be deleted, not round {locked.number}",
+                field="round",
+            )
+        if tournament.kind == Tournament.Kind.EVENING and (
+            tournament.status == Tournament.Status.FINISHED
+        ):
+            raise ConflictError("the evening is closed and rated as a whole", field="round")
+        if locked.status == Round.Status.CLOSED:
+            _ratings_forget(round=locked, by=by)
+        audit_record(
+            tournament=tournament, by=by, action="delete round", target=f"round {locked.number}"
+        )
+        locked.delete()
+        if not tournament.rounds.exists():
+            tournament.status = Tournament.Status.DRAFT
+        elif tournament.status == Tournament.Status.FINISHED:
+            tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+        standings_changed(tournament=tournament)
+
+
+def forbidden_pair_add(
+    *, tournament: Tournament, first: Entry, second: Entry, reason: str = "", by: User
+) -> ForbiddenPair:
+    """Never seat these two entries together (from the next pairing on)."""
+    if not can_direct(by, tournament):
+        raise PermissionDenied("only this tournament's directors may do that")
+    if first.tournament_id != tournament.pk or second.tournament_id != tournament.pk:
+        raise ServiceError("both players must be entered in this tournament", field="second")
+    if first.pk == second.pk:
+        raise ServiceError("choose two different players", field="second")
+    with transaction.atomic():
+        pair, created = ForbiddenPair.objects.get_or_create(
+            tournament=tournament, first=first, second=second, defaults={"reason": reason}
+        )
+        if created:
+            audit_record(
+                tournament=tournament,
+                by=by,
+                action="forbid pair",
+                target=f"{first.player.name} / {second.player.name}",
+            )
+    return pair
