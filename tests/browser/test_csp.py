@@ -75,3 +75,30 @@ def test_the_german_board_draws_its_hundred_stops(browser, wait, live_server, pl
         ".filter(c => c.getBBox().width > 0).length"
     )
     assert drawn == 100
+
+
+def test_public_and_player_pages_fit_a_phone_without_sideways_scrolling(
+    browser, wait, live_server, played
+):
+    from tournaments.models import Seat
+
+    browser.set_window_size(390, 844)
+    round_ = played.table.round
+    token = Seat.objects.filter(table=played.table).first().report_token
+    pages = [
+        "/",
+        "/t/csp/",
+        "/t/csp/standings/",
+        f"/t/csp/rounds/{round_.number}/",
+        f"/games/{played.pk}/",
+        f"/report/{token}/",
+        f"/players/{played.table.seats.first().entry.player_id}/",
+        "/ratings/",
+    ]
+    for page in pages:
+        browser.get(f"{live_server.url}{page}")
+        wait(lambda b: b.execute_script("return document.readyState") == "complete")
+        width, inner = browser.execute_script(
+            "return [document.documentElement.scrollWidth, window.innerWidth]"
+        )
+        assert width <= inner, (page, width, inner)
