@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 _DB_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "admin_client"}
@@ -51,6 +52,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "core: touches no database (added automatically)")
+
+
+# The same examples on every run (derived from each test, not from a random seed), so the
+# test command gives the same answer on every machine; HYPOTHESIS_PROFILE=explore
+# searches anew with random examples.
+hypothesis_settings.register_profile("agon", derandomize=True, database=None)
+hypothesis_settings.register_profile("explore", derandomize=False)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "agon"))
 
 
 @pytest.fixture(autouse=True)
