@@ -35,8 +35,8 @@ SWEEP_WAIT = 60  # seconds: sweep every 1 s, grace 1 s, plus the job and a busy 
 def _played_round() -> Round:
     """A published round of four players with every result in, ready to close."""
     tournament = tournament_with_players(4)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     for game in Game.objects.filter(table__round=round_):
         game_record_out(game=game, out=[3, 1], by=Actor.command())
     return round_
