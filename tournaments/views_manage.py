@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -347,13 +347,20 @@ def _results_post(request: HttpRequest, game: Game, by: Actor) -> bool:
     return True
 
 
+def _posted_game(request: HttpRequest, **where: Any) -> Game:
+    """The game a results form names; anything but one of `where`'s games (a stale form,
+    a typed-in value that is no number) is a 404 and changes nothing."""
+    raw = request.POST.get("game", "")
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
+        raise Http404("no such game")
+    return get_object_or_404(Game.objects.select_related("table"), pk=int(raw), **where)
+
+
 @director_required
 def round_results(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     round_ = _round(tournament, number)
     if request.method == "POST":
-        game = get_object_or_404(
-            Game.objects.select_related("table"), pk=request.POST.get("game"), table__round=round_
-        )
+        game = _posted_game(request, table__round=round_)
         _results_post(request, game, Actor.director(request.user))
         return redirect(
             reverse("round-results", args=[tournament.slug, number]) + f"#table-{game.table.number}"
@@ -414,9 +421,7 @@ def seat_report(request: HttpRequest, token: str) -> HttpResponse:
         if not open_for_reports:
             messages.error(request, _("This round is closed; ask the organiser to change results."))
         else:
-            game = get_object_or_404(
-                Game.objects.select_related("table"), pk=request.POST.get("game"), table=table
-            )
+            game = _posted_game(request, table=table)
             if "confirm" in request.POST:
                 _run(
                     request,

@@ -158,7 +158,8 @@ def _parse_move(text: str) -> Move | str:
         bad = (g[0], g[3], g[4], g[7], g[9], g[10], g[11])[stops.index(-1)]
         return f"`{text.strip()}`: `{bad}` is not a stop"
     frm, z_grey, z_to, to, black, grey, grey_to = stops
-    assert frm is not None
+    if frm is None:
+        return f"`{text.strip()}`: no starting stop"
     try:
         piece = _colour(g[1], "the starting stop")
         target = _colour(g[8], "the target stop")
@@ -174,7 +175,8 @@ def _parse_move(text: str) -> Move | str:
         return f"`{text.strip()}`: a seat number only follows `s!`, not `{op}`"
     if seat is not None and not 1 <= seat <= 5:
         return f"`{text.strip()}`: seat {seat} does not exist"
-    assert to is not None
+    if to is None:
+        return f"`{text.strip()}`: no target stop"
     if grey_to is not None:
         return Move(op, frm, to, piece, target, seat, black, grey_to, grey)
     return Move(op, frm, to, piece, target, seat, black, grey)

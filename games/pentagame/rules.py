@@ -344,7 +344,8 @@ class Game:
                 return c == 0
 
             if black_taken >= 0:
-                assert move.black is not None
+                if move.black is None:
+                    raise IllegalMove("taking a black block needs a stop to put it on")
                 if not empty_after(move.black):
                     raise IllegalMove(
                         f"the black block cannot go on {format_stop(move.black)}: "
@@ -394,7 +395,8 @@ class Game:
             occ |= 1 << to
         self.occ = occ
         if black_taken >= 0:
-            assert move.black is not None
+            if move.black is None:
+                raise IllegalMove("taking a black block needs a stop to put it on")
             self.black[black_taken] = move.black
             self._put(move.black, BLACK_BASE + black_taken)
         if goes_out:
@@ -518,7 +520,8 @@ class Game:
             raise IllegalMove(f"the grey block cannot go on {format_stop(g)}: it holds {what}")
 
     def _place_grey(self, move: Move) -> None:
-        assert move.grey is not None
+        if move.grey is None:
+            raise IllegalMove("taking a grey block needs a stop to put it on")
         if move.grey_from is None:
             i = self.grey.index(OUT)
         else:

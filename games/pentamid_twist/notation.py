@@ -53,10 +53,12 @@ def parse_move(text: str) -> Move:
     drop_size, drop_sq, frm, to, coaster, turn = m.groups()
     if drop_size is not None:
         sq = parse_square(drop_sq)
-        assert sq is not None
+        if sq is None:
+            raise NotationError(f"{drop_sq!r} is not a square")
         return Move("drop", SIZES.index(drop_size.upper()) + 1, -1, sq, coaster, _TURN[turn])
     a, b = parse_square(frm), parse_square(to)
-    assert a is not None and b is not None
+    if a is None or b is None:
+        raise NotationError(f"{frm if a is None else to!r} is not a square")
     return Move("step", 0, a, b, coaster, _TURN[turn])
 
 

@@ -80,14 +80,16 @@ def _target(game: Game, target: int, team_target: int) -> int:
 
 def side_out(game: Game) -> list[int]:
     """Pieces out per side. Only for games that passed ``game_problem``."""
-    assert game.out is not None
+    if game.out is None:
+        raise ValueError("a game without pieces out cannot be rated")
     out = game.out
     return [sum(out[seat] for seat in side) for side in sides(game)]
 
 
 def side_scores(game: Game, target: int, team_target: int) -> list[float]:
     """The book's dropped score per side (zero-sum over the game)."""
-    assert game.out is not None
+    if game.out is None:
+        raise ValueError("a game without pieces out cannot be rated")
     teams = None if game.teams is None else tuple(tuple(team) for team in game.teams)
     return list(_side_scores(tuple(game.out), teams, _target(game, target, team_target)))
 
@@ -127,7 +129,8 @@ def encounters(
     In team games each opponent counts 1/size of her team, so a team game weighs for
     each player as one encounter per opposing team, like an individual game.
     """
-    assert game.out is not None
+    if game.out is None:
+        raise ValueError("a game without pieces out cannot be rated")
     teams = None if game.teams is None else tuple(tuple(team) for team in game.teams)
     return list(_encounters(len(game.seats), tuple(game.out), teams, target, team_target, mapping))
 

@@ -61,3 +61,17 @@ def test_no_page_breaks_the_content_security_policy(browser, wait, login, live_s
     browser.get(f"{live_server.url}/games/{played.pk}/?ply={len(MOVES)}")
     wait(lambda b: len(b.find_elements(By.CSS_SELECTOR, ".pg-stop")) == 100)
     assert _violations(browser) == []
+
+
+def test_the_german_board_draws_its_hundred_stops(browser, wait, live_server, played):
+    from django.conf import settings
+
+    browser.get(f"{live_server.url}/healthz")
+    browser.add_cookie({"name": settings.LANGUAGE_COOKIE_NAME, "value": "de", "path": "/"})
+    browser.get(f"{live_server.url}/games/{played.pk}/")
+    wait(lambda b: b.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de")
+    drawn = browser.execute_script(
+        "return [...document.querySelectorAll('.pg-stop')]"
+        ".filter(c => c.getBBox().width > 0).length"
+    )
+    assert drawn == 100

@@ -277,3 +277,16 @@ def test_the_position_endpoint_refuses_json_nested_too_deep(client):
     body = b'{"players": 2, "moves": ' + b"[" * 5000 + b"]" * 5000 + b"}"
     response = client.post(reverse("games:position"), data=body, content_type="application/json")
     assert response.status_code == 400
+
+
+@pytest.mark.django_db
+def test_the_board_is_drawn_with_decimal_dots_in_german(client, game):
+    import re
+
+    page = client.get(
+        reverse("games:replay", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="de"
+    ).content.decode()
+    assert '<html lang="de">' in page
+    svg = page[page.index("<svg") : page.index("</svg>")]
+    assert len(re.findall(r'class="pg-stop ', svg)) == 100
+    assert not re.search(r'(?:cx|cy|r|x1|y1|x2|y2|viewBox)="[^"]*\d,\d', svg)

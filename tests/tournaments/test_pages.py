@@ -4,6 +4,7 @@ import io
 import json
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
@@ -231,3 +232,20 @@ def test_a_published_round_shows_each_seats_chance_before_play(
     # Two seats per table: their chances add up to one.
     for table in page.context["tables"]:
         assert sum(s.chance for s in table.seats) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("value", ["abc", "1.5", "-3", "１２", "9" * 40, ""])
+def test_a_results_or_report_form_naming_no_game_is_a_404_and_changes_nothing(
+    client, organiser, value
+):
+    from tournaments.models import Seat
+
+    tournament = tournament_with_players(2, club=organiser.organised_clubs.get())
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
+    data = {"game": value, "version": 0, "finished": "1", "out_1": 3, "out_2": 1}
+    manage = client.post(reverse("round-results", args=[tournament.slug, 1]), data)
+    token = Seat.objects.filter(round=round_).first().report_token
+    report = Client().post(reverse("seat-report", args=[token]), data)
+    assert manage.status_code == 404 and report.status_code == 404
+    assert not Game.objects.filter(table__round=round_).exclude(status="pending").exists()

@@ -31,7 +31,7 @@ from tournaments.selectors.standings import (
     standings_token,
     tournament_standings,
 )
-from tournaments.selectors.tournaments import tournaments_visible_to
+from tournaments.selectors.tournaments import players_visible_to, tournaments_visible_to
 from tournaments.services import clubs as club_services
 from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
@@ -110,6 +110,9 @@ class PlayerViewSet(WriteThrottled, mixins.CreateModelMixin, viewsets.ReadOnlyMo
     filterset_fields = ["club__slug"]
     ordering_fields = ["name"]
     search_fields = ["name"]
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return players_visible_to(self.request.user).select_related("club").order_by("name")
 
     def perform_create(self, serializer: Any) -> None:
         club = serializer.validated_data.get("club")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
-from tournaments.models import Club, Tournament
+from tournaments.models import Club, Entry, Player, Tournament
 
 
 def tournaments_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tournament]:
@@ -21,3 +21,18 @@ def tournaments_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[T
     return Tournament.objects.filter(
         Q(published=True) | Q(pk__in=directed) | Q(club_id__in=organised)
     )
+
+
+def players_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Player]:
+    """The players a user may see listed: those entered in a tournament visible to the
+    user, and those in no tournament yet (the club's roster). Someone entered only in
+    unpublished tournaments stays hidden from outsiders until one is published."""
+    if getattr(user, "is_staff", False):
+        return Player.objects.all()
+    shown = Entry.objects.filter(tournament__in=tournaments_visible_to(user)).values("player_id")
+    entered = Entry.objects.values("player_id")
+    visible = Q(pk__in=shown) | ~Q(pk__in=entered)
+    if user.is_authenticated:
+        organised = Club.organisers.through.objects.filter(user_id=user.pk).values("club_id")
+        visible |= Q(club_id__in=organised)
+    return Player.objects.filter(visible)

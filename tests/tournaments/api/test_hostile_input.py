@@ -217,3 +217,21 @@ def test_pages_send_a_content_security_policy_without_inline_script():
     policy = Client().get("/")["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "'unsafe-inline'" not in policy
     assert "frame-ancestors 'none'" in policy
+
+
+def test_entrants_of_unpublished_tournaments_are_not_listed_to_outsiders(director):
+    hidden = tournament_with_players(0, slug="secret", published=False)
+    secret = Player.objects.create(club=hidden.club, name="Secret Entrant")
+    Entry.objects.create(tournament=hidden, player=secret, seed=1)
+    roster = Player.objects.create(club=hidden.club, name="Roster Only")
+
+    def names(client: APIClient) -> set[str]:
+        return {p["name"] for p in client.get("/api/v1/players/?limit=500").json()["results"]}
+
+    outsider = names(APIClient())
+    assert "Secret Entrant" not in outsider and "Roster Only" in outsider
+    assert "P01" in outsider  # entered in a published tournament
+    assert APIClient().get(f"/api/v1/players/{secret.pk}/").status_code == 404
+    hidden.club.organisers.add(director.handler._force_user)
+    assert "Secret Entrant" in names(director)
+    assert roster.pk
