@@ -104,6 +104,7 @@ def _close_in_a_web_process(
         "django.setup()\n"
         "from django.db import transaction\n"
         "from tournaments.models import Round\n"
+        "from tournaments.services.actor import Actor\n"
         "from tournaments.services.rounds import round_close\n"
         "with transaction.atomic():\n"
         + (
@@ -112,7 +113,7 @@ def _close_in_a_web_process(
             if kill_after_commit
             else ""
         )
-        + f"    round_close(round=Round.objects.get(pk={round_.pk}))\n"
+        + f"    round_close(round=Round.objects.get(pk={round_.pk}), by=Actor.command())\n"
         "print('closed')\n"
     )
     env = dict(
