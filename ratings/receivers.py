@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tournaments import signals
+from tournaments.services.actor import Actor
 
 from .services import (
     rating_evening_queue,
@@ -15,20 +16,20 @@ from .services import (
 )
 
 
-def on_round_closed(*, round_id: int, by: Any = None, **_: Any) -> None:
+def on_round_closed(*, round_id: int, by: Actor, **_: Any) -> None:
     rating_period_queue(round_id=round_id, by=by)
 
 
-def on_evening_closed(*, tournament_id: int, by: Any = None, **_: Any) -> None:
+def on_evening_closed(*, tournament_id: int, by: Actor, **_: Any) -> None:
     rating_evening_queue(tournament_id=tournament_id, by=by)
 
 
-def on_closed_result_changed(*, round_id: int, by: Any = None, **_: Any) -> None:
+def on_closed_result_changed(*, round_id: int, by: Actor, **_: Any) -> None:
     rating_recompute_queue(round_id=round_id, by=by)
 
 
 def on_history_deleted(
-    *, tournament_id: int | None = None, round_id: int | None = None, by: Any = None, **_: Any
+    *, tournament_id: int | None = None, round_id: int | None = None, by: Actor, **_: Any
 ) -> None:
     if round_id is not None:
         rating_forget_queue(round_id=round_id, by=by)

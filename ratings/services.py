@@ -8,11 +8,11 @@ import os
 import socket
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
 from tournaments.models import Round, Tournament
+from tournaments.services.actor import Actor, require_actor
 
 from .models import RatingJob
 
@@ -23,13 +23,14 @@ def rating_job_queue(
     *,
     kind: str,
     scope: dict[str, Any] | None = None,
-    by: AbstractBaseUser | AnonymousUser | None = None,
+    by: Actor,
 ) -> RatingJob:
     """Create the job row and queue its task once the row (and the data it reads) is
-    committed; queuing earlier would let a fast worker look for rows that do not exist."""
+    committed; queuing earlier would let a fast worker look for rows that do not exist.
+    The job records the actor's user (none for a command)."""
     from .tasks import rating_job_run_task
 
-    user = by if isinstance(by, AbstractBaseUser) else None
+    user = require_actor(by).audit_user
     with transaction.atomic():
         job = RatingJob.objects.create(kind=kind, scope=scope or {}, requested_by=user)
         transaction.on_commit(lambda: _publish(job.pk, rating_job_run_task))
@@ -123,23 +124,17 @@ def rating_job_run(*, job_id: int) -> RatingJob | None:
     return job
 
 
-def rating_period_queue(
-    *, round_id: int, by: AbstractBaseUser | AnonymousUser | None = None
-) -> RatingJob:
+def rating_period_queue(*, round_id: int, by: Actor) -> RatingJob:
     """A round (or club evening) closed: rate that period."""
     return rating_job_queue(kind=RatingJob.Kind.PERIOD, scope={"round": round_id}, by=by)
 
 
-def rating_recompute_queue(
-    *, round_id: int, by: AbstractBaseUser | AnonymousUser | None = None
-) -> RatingJob:
+def rating_recompute_queue(*, round_id: int, by: Actor) -> RatingJob:
     """An old result changed: recompute from that round on."""
     return rating_job_queue(kind=RatingJob.Kind.RECOMPUTE, scope={"from_round": round_id}, by=by)
 
 
-def rating_evening_queue(
-    *, tournament_id: int, by: AbstractBaseUser | AnonymousUser | None = None
-) -> RatingJob:
+def rating_evening_queue(*, tournament_id: int, by: Actor) -> RatingJob:
     """A club evening closed: rate it as one period."""
     return rating_job_queue(kind=RatingJob.Kind.PERIOD, scope={"evening": tournament_id}, by=by)
 
@@ -148,7 +143,7 @@ def rating_forget_queue(
     *,
     tournament_id: int | None = None,
     round_id: int | None = None,
-    by: AbstractBaseUser | AnonymousUser | None = None,
+    by: Actor,
 ) -> RatingJob | None:
     """A tournament, or one round of it, is being deleted (call inside that transaction,
     before the delete): queue the replay without it. Its periods and their history go

@@ -7,6 +7,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import GAMES as GAME_CHOICES
 from tournaments.models import Club, Player
+from tournaments.services.actor import Actor
 
 from .models import SYSTEM_CHOICES, RatingJob
 from .selectors import (
@@ -105,7 +106,7 @@ def player_view(request: HttpRequest, player_id: int) -> HttpResponse:
 @staff_member_required
 def job_ping(request: HttpRequest) -> HttpResponse:
     """Queue a no-op job: shows an organiser that a worker is answering."""
-    job = rating_job_queue(kind=RatingJob.Kind.PING, by=request.user)
+    job = rating_job_queue(kind=RatingJob.Kind.PING, by=Actor.director(request.user))
     return JsonResponse({"id": job.pk, "status": job.status}, status=202)
 
 

@@ -146,8 +146,8 @@ def running(client):
     club = ClubFactory(name="Berlin", slug="berlin")
     club.organisers.add(user)
     tournament = tournament_with_players(5, club=club)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     game = Game.objects.filter(table__round=round_).first()
     game_record_out(
         by=DIRECTOR, game=game, out=[3, 1] if game.table.seats.count() == 2 else [3, 1, 2]
@@ -201,7 +201,7 @@ def test_organiser_messages_follow_the_language(client):
     user = UserFactory(username="de-org")
     tournament = tournament_with_players(2)
     tournament.directors.add(user)
-    round_pair_next(tournament=tournament)
+    round_pair_next(tournament=tournament, by=Actor.command())
     client.force_login(user)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
     response = client.post(

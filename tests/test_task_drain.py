@@ -82,11 +82,11 @@ def test_a_round_closed_in_a_test_without_the_worker_leaves_no_task_in_the_broke
     from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
     tournament = tournament_with_players(4)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     for table in round_.tables.all():
         for game in table.games.all():
             game_record_out(game=game, out=[3, 1], by=Actor.command())
-    round_close(round=round_)
+    round_close(round=round_, by=Actor.command())
     assert _tasks_pending(_broker()) == {}
     assert set(RatingJob.objects.values_list("status", flat=True)) == {RatingJob.Status.DONE}

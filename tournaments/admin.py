@@ -17,6 +17,7 @@ from .models import (
     Table,
     Tournament,
 )
+from .services.actor import Actor
 from .services.clubs import player_rename
 from .services.freshness import standings_changed
 from .services.tournaments import FROZEN, GUARDED, tournament_delete
@@ -48,7 +49,7 @@ class PlayerAdmin(admin.ModelAdmin):
         if change and "name" in form.changed_data:
             obj.name = Player.objects.get(pk=obj.pk).name
             super().save_model(request, obj, form, change)
-            player_rename(player=obj, name=name, by=request.user)
+            player_rename(player=obj, name=name, by=Actor.director(request.user))
             obj.name = name
         else:
             super().save_model(request, obj, form, change)
@@ -75,11 +76,11 @@ class TournamentAdmin(admin.ModelAdmin):
             standings_changed(tournament=obj)
 
     def delete_model(self, request: HttpRequest, obj: Tournament) -> None:
-        tournament_delete(tournament=obj, by=request.user)
+        tournament_delete(tournament=obj, by=Actor.director(request.user))
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for tournament in queryset:
-            tournament_delete(tournament=tournament, by=request.user)
+            tournament_delete(tournament=tournament, by=Actor.director(request.user))
 
 
 class SeatInline(admin.TabularInline):

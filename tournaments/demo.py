@@ -117,19 +117,21 @@ def _swiss(
         created_by=organiser,
     )
     tournament.directors.add(organiser)
+    # The tournament steps are the organiser's own, recorded under their name.
+    by = Actor.director(organiser)
     field = NAMES[:23]  # odd on purpose: every round has one 3-player table
     ratings = sorted(field, key=lambda n: -strengths[n])
     entries_paste(
         tournament=tournament,
         text="\n".join(f"{n}, {1500 + round(strengths[n] * 150)}" for n in ratings),
-        by=organiser,
+        by=by,
     )
     for number in range(1, 5):
-        round_ = round_pair_next(tournament=tournament, by=organiser)
-        round_publish(round=round_, by=organiser)
+        round_ = round_pair_next(tournament=tournament, by=by)
+        round_publish(round=round_, by=by)
         if number < 4:
             _play_round(round_, strengths, rng)
-            round_close(round=round_, by=organiser)
+            round_close(round=round_, by=by)
         else:
             _play_round(round_, strengths, rng, upto=9)  # round 4 is being played
 
@@ -147,13 +149,15 @@ def _evening(
         created_by=organiser,
     )
     tournament.directors.add(organiser)
+    # The tournament steps are the organiser's own, recorded under their name.
+    by = Actor.director(organiser)
     present = NAMES[5:14]
-    entries_paste(tournament=tournament, text="\n".join(present), by=organiser)
+    entries_paste(tournament=tournament, text="\n".join(present), by=by)
     for entry in Entry.objects.filter(tournament=tournament):
-        entry_check_in(entry=entry)
+        entry_check_in(entry=entry, by=by)
     for _ in range(2):
-        round_ = round_pair_next(tournament=tournament, by=organiser)
-        round_publish(round=round_, by=organiser)
+        round_ = round_pair_next(tournament=tournament, by=by)
+        round_publish(round=round_, by=by)
         for game in Game.objects.filter(table__round=round_).select_related("table"):
             n = game.table.seats.count()
             names = [s.entry.player.name for s in game.table.seats.select_related("entry__player")]
@@ -163,8 +167,8 @@ def _evening(
                 out = [rng.randint(0, 2) for _ in range(n)]
                 out[rng.randrange(n)] = 3
                 game_record_out(game=game, out=out, by=DEMO)
-        round_close(round=round_, by=organiser)
-    evening_close(tournament=tournament, by=organiser)
+        round_close(round=round_, by=by)
+    evening_close(tournament=tournament, by=by)
 
 
 def _family(club: Club, organiser: AbstractBaseUser, game: str, players: int, policy: str) -> None:
@@ -183,14 +187,16 @@ def _family(club: Club, organiser: AbstractBaseUser, game: str, players: int, po
         created_by=organiser,
     )
     tournament.directors.add(organiser)
-    entries_paste(tournament=tournament, text="\n".join(NAMES[14 : 14 + players]), by=organiser)
+    # The tournament steps are the organiser's own, recorded under their name.
+    by = Actor.director(organiser)
+    entries_paste(tournament=tournament, text="\n".join(NAMES[14 : 14 + players]), by=by)
     for _ in range(2):
-        round_ = round_pair_next(tournament=tournament, by=organiser)
-        round_publish(round=round_, by=organiser)
+        round_ = round_pair_next(tournament=tournament, by=by)
+        round_publish(round=round_, by=by)
         for game_ in Game.objects.filter(table__round=round_).select_related("table"):
             moves, setup = random_record(game, game_.table.seats.count(), seed=game_.pk)
             game_record_moves(game=game_, moves=moves, setup=setup, by=DEMO)
-        round_close(round=round_, by=organiser, force=True)
+        round_close(round=round_, by=by, force=True)
 
 
 def demo_load(*, organiser: AbstractBaseUser) -> str:

@@ -5,7 +5,8 @@ its AppConfig.ready) does its work there too, so a rolled-back close queues noth
 Tournaments never import the ratings: this module is the only way down-to-up news
 travels (docs/architecture.md).
 
-Every signal is sent with ``by`` (the acting user or None) besides the named arguments.
+Every signal is sent with ``by`` (the acting Actor, tournaments/services/actor.py)
+besides the named arguments.
 """
 
 from __future__ import annotations

@@ -83,7 +83,9 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         settings = form.settings()
         try:
-            tournament = tournament_services.tournament_create(by=request.user, **settings)
+            tournament = tournament_services.tournament_create(
+                by=Actor.director(request.user), **settings
+            )
         except ServiceError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
@@ -106,7 +108,7 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
         try:
             tournament_services.tournament_update(
                 tournament=tournament,
-                by=request.user,
+                by=Actor.director(request.user),
                 recompute=form.cleaned_data.get("recompute", False),
                 **form.settings(),
             )
@@ -158,7 +160,9 @@ def entries_paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         text = form.cleaned_data["players"]
         _run(
             request,
-            lambda: entry_services.entries_paste(tournament=tournament, text=text, by=request.user),
+            lambda: entry_services.entries_paste(
+                tournament=tournament, text=text, by=Actor.director(request.user)
+            ),
             _("Players entered."),
         )
     else:
@@ -171,7 +175,9 @@ def entries_paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def entries_reseed(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     _run(
         request,
-        lambda: entry_services.entries_reseed_by_rating(tournament=tournament),
+        lambda: entry_services.entries_reseed_by_rating(
+            tournament=tournament, by=Actor.director(request.user)
+        ),
         _("Seeds now follow the ratings."),
     )
     return _back(tournament, "#players")
@@ -183,7 +189,7 @@ def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) 
     entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
     _run(
         request,
-        lambda: entry_services.entry_withdraw(entry=entry, by=request.user),
+        lambda: entry_services.entry_withdraw(entry=entry, by=Actor.director(request.user)),
         _("%(name)s withdrawn; they will not be paired again.") % {"name": entry.player.name},
     )
     return _back(tournament, "#players")
@@ -194,7 +200,7 @@ def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) 
 def entry_check_in(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
     entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
     present = request.POST.get("present", "1") == "1"
-    entry_services.entry_check_in(entry=entry, present=present)
+    entry_services.entry_check_in(entry=entry, present=present, by=Actor.director(request.user))
     return _back(tournament, "#players")
 
 
@@ -211,7 +217,7 @@ def forbidden_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 first=data["first"],
                 second=data["second"],
                 reason=data["reason"],
-                by=request.user,
+                by=Actor.director(request.user),
             ),
             _("These two will not be seated together."),
         )
@@ -229,7 +235,9 @@ def _round(tournament: Tournament, number: int) -> Round:
 def round_pair(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     _run(
         request,
-        lambda: round_services.round_pair_next(tournament=tournament, by=request.user),
+        lambda: round_services.round_pair_next(
+            tournament=tournament, by=Actor.director(request.user)
+        ),
         _("The next round is paired. Check it, then publish it."),
     )
     return _back(tournament, "#round")
@@ -241,25 +249,25 @@ def round_action(
     request: HttpRequest, tournament: Tournament, number: int, action: str
 ) -> HttpResponse:
     round_ = _round(tournament, number)
-    user = request.user
+    by = Actor.director(request.user)
     actions: dict[str, tuple[Callable[[], Any], str]] = {
         "publish": (
-            lambda: round_services.round_publish(round=round_, by=user),
+            lambda: round_services.round_publish(round=round_, by=by),
             _("Round %(number)s published.") % {"number": number},
         ),
         "repair": (
-            lambda: round_services.round_repair(round=round_, by=user),
+            lambda: round_services.round_repair(round=round_, by=by),
             _("Round %(number)s paired again.") % {"number": number},
         ),
         "close": (
             lambda: round_services.round_close(
-                round=round_, by=user, force=request.POST.get("force") == "1"
+                round=round_, by=by, force=request.POST.get("force") == "1"
             ),
             _("Round %(number)s closed; ratings are being computed.") % {"number": number},
         ),
     }
     actions["delete"] = (
-        lambda: tournament_services.round_delete(round=round_, by=user),
+        lambda: tournament_services.round_delete(round=round_, by=by),
         _("Round %(number)s deleted.") % {"number": number},
     )
     if action == "swap":
@@ -270,7 +278,7 @@ def round_action(
         first, second = form.cleaned_data["first"], form.cleaned_data["second"]
         actions["swap"] = (
             lambda: round_services.round_swap_seats(
-                round=round_, first=first, second=second, by=user
+                round=round_, first=first, second=second, by=by
             ),
             _("%(first)s and %(second)s changed tables.")
             % {"first": first.player.name, "second": second.player.name},
@@ -444,7 +452,7 @@ def seat_report(request: HttpRequest, token: str) -> HttpResponse:
 def evening_close_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     _run(
         request,
-        lambda: evening_close(tournament=tournament, by=request.user),
+        lambda: evening_close(tournament=tournament, by=Actor.director(request.user)),
         _("The evening is closed; ratings are being computed."),
     )
     return _back(tournament)
@@ -466,7 +474,9 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
                 document = json.loads(upload.read().decode("utf-8"))
             except (UnicodeDecodeError, ValueError) as exc:
                 raise ServiceError(f"not a JSON document: {exc}", field="document") from None
-            tournament = tournament_import_document(document=document, by=request.user)
+            tournament = tournament_import_document(
+                document=document, by=Actor.director(request.user)
+            )
         except ServiceError as exc:
             messages.error(request, exc.message)
         else:

@@ -40,8 +40,8 @@ SHORT_GAME = [
 @pytest.fixture
 def game(transactional_db: None) -> Game:
     tournament = tournament_with_players(2)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     return Game.objects.filter(table__round=round_).order_by("number").first()
 
 

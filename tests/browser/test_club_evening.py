@@ -26,8 +26,8 @@ pytestmark = pytest.mark.browser
 def round_(transactional_db: None) -> Round:
     """Round 1 of a two-player tournament, paired and published: one table."""
     tournament = tournament_with_players(2)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     return round_
 
 

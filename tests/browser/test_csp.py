@@ -21,8 +21,8 @@ MOVES = ["RsY", "BsR", "GsY", "RsY"]
 @pytest.fixture
 def played(transactional_db: None) -> Game:
     tournament = tournament_with_players(2, slug="csp", name="CSP Cup")
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     game = Game.objects.filter(table__round=round_).order_by("number").first()
     return game_record_moves(game=game, moves=MOVES, finished=False, by=Actor.command())
 

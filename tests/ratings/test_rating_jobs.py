@@ -21,15 +21,15 @@ pytestmark = pytest.mark.django_db
 
 def play(tournament, rounds: int, on_commit) -> None:
     for number in range(rounds):
-        round_ = round_pair_next(tournament=tournament)
-        round_publish(round=round_)
+        round_ = round_pair_next(tournament=tournament, by=Actor.command())
+        round_publish(round=round_, by=Actor.command())
         for game in Game.objects.filter(table__round=round_).select_related("table"):
             seats = game.table.seats.count()
             # A fixed, seat-dependent pattern so results differ between games.
             out = [3, (game.number + number) % 3, (game.number * 2) % 3][:seats]
             game_record_out(by=DIRECTOR, game=game, out=out)
         with on_commit(execute=True):
-            round_close(round=round_)
+            round_close(round=round_, by=Actor.command())
 
 
 def snapshot() -> list[tuple]:
@@ -88,8 +88,8 @@ def test_a_job_that_dies_halfway_leaves_nothing_and_can_run_again(
     monkeypatch, django_capture_on_commit_callbacks
 ):
     tournament = tournament_with_players(4)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     for game in Game.objects.filter(table__round=round_):
         game_record_out(by=DIRECTOR, game=game, out=[3, 1])
     import ratings.rate as rate
@@ -105,7 +105,7 @@ def test_a_job_that_dies_halfway_leaves_nothing_and_can_run_again(
 
     monkeypatch.setattr(rate, "rate_one_period", dying)
     with django_capture_on_commit_callbacks(execute=True):
-        round_close(round=round_)
+        round_close(round=round_, by=Actor.command())
     job = RatingJob.objects.get()
     assert job.status == "failed" and "worker killed" in job.error
     assert not PlayerRating.objects.exists() and not GameRating.objects.exists()
@@ -293,13 +293,13 @@ def test_each_game_of_the_family_has_its_own_ratings(django_capture_on_commit_ca
     pentagame = tournament_with_players(4)
     play(pentagame, 1, django_capture_on_commit_callbacks)
     pantarei = tournament_with_players(2, game="pantarei", policy="pairs+bye", games_per_turn_2=1)
-    round_ = round_pair_next(tournament=pantarei)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=pantarei, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     game = Game.objects.get(table__round=round_)
     winner = game.table.seats.get(position=1).entry.player_id
     game_record_out(by=DIRECTOR, game=game, out=[1, 0])
     with django_capture_on_commit_callbacks(execute=True):
-        round_close(round=round_)
+        round_close(round=round_, by=Actor.command())
     rows = PlayerRating.objects.filter(game="pantarei", system="elo")
     assert rows.count() == 2
     # A Pantarei win is a full win on the rating scale: the winner gains what the loser loses.

@@ -35,8 +35,8 @@ SWEEP_WAIT = 60  # seconds: sweep every 1 s, grace 1 s, plus the job and a busy 
 def _played_round() -> Round:
     """A published round of four players with every result in, ready to close."""
     tournament = tournament_with_players(4)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     for game in Game.objects.filter(table__round=round_):
         game_record_out(game=game, out=[3, 1], by=Actor.command())
     return round_
@@ -104,6 +104,7 @@ def _close_in_a_web_process(
         "django.setup()\n"
         "from django.db import transaction\n"
         "from tournaments.models import Round\n"
+        "from tournaments.services.actor import Actor\n"
         "from tournaments.services.rounds import round_close\n"
         "with transaction.atomic():\n"
         + (
@@ -112,7 +113,7 @@ def _close_in_a_web_process(
             if kill_after_commit
             else ""
         )
-        + f"    round_close(round=Round.objects.get(pk={round_.pk}))\n"
+        + f"    round_close(round=Round.objects.get(pk={round_.pk}), by=Actor.command())\n"
         "print('closed')\n"
     )
     env = dict(

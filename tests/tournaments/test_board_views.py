@@ -23,8 +23,8 @@ DIRECTOR = Actor.command()
 @pytest.fixture
 def game() -> Game:
     tournament = tournament_with_players(2)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     return Game.objects.filter(table__round=round_).order_by("number").first()
 
 
@@ -202,8 +202,8 @@ def test_strangers_are_refused(client, game):
 @pytest.mark.django_db
 def test_another_tables_token_does_not_open_this_game(client):
     tournament = tournament_with_players(4)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     first, second = round_.tables.order_by("number")[:2]
     game = first.games.first()
     url = reverse("games:record-token", args=[game.pk, second.seats.first().report_token])
@@ -212,7 +212,7 @@ def test_another_tables_token_does_not_open_this_game(client):
 
 @pytest.mark.django_db
 def test_a_closed_round_refuses_players_but_not_directors(client, game, director):
-    round_close(round=game.table.round, force=True)
+    round_close(round=game.table.round, force=True, by=Actor.command())
     url = reverse(
         "games:record-token", args=[game.pk, game.table.seats.get(position=2).report_token]
     )

@@ -45,7 +45,7 @@ def race(calls) -> list[object]:
 def test_two_organisers_pairing_at_once_create_one_round():
     assert connection.vendor == "postgresql"
     tournament = tournament_with_players(12)
-    outcomes = race([lambda: round_pair_next(tournament=tournament)] * 4)
+    outcomes = race([lambda: round_pair_next(tournament=tournament, by=Actor.command())] * 4)
     conflicts = [o for o in outcomes if isinstance(o, ConflictError)]
     rounds = [o for o in outcomes if not isinstance(o, Exception)]
     assert len(rounds) == 1 and len(conflicts) == 3, outcomes
@@ -54,8 +54,8 @@ def test_two_organisers_pairing_at_once_create_one_round():
 
 def test_two_devices_entering_one_game_one_wins_the_other_is_told():
     tournament = tournament_with_players(2)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     game = Game.objects.filter(table__round=round_).first()
     seen = game.version
     outcomes = race(
@@ -77,8 +77,8 @@ def test_twenty_organisers_pairing_a_round_again_at_once_get_one_round_and_confl
     from tournaments.services.rounds import round_repair
 
     tournament = tournament_with_players(8)
-    round_ = round_pair_next(tournament=tournament)
-    outcomes = race([lambda: round_repair(round=round_) for _ in range(20)])
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    outcomes = race([lambda: round_repair(round=round_, by=Actor.command()) for _ in range(20)])
     assert all(isinstance(o, Round | ConflictError) for o in outcomes), outcomes
     assert sum(isinstance(o, Round) for o in outcomes) >= 1
     assert Round.objects.filter(tournament=tournament).count() == 1
@@ -86,8 +86,8 @@ def test_twenty_organisers_pairing_a_round_again_at_once_get_one_round_and_confl
 
 def _published_game() -> Game:
     tournament = tournament_with_players(2)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     return Game.objects.filter(table__round=round_).first()
 
 

@@ -34,8 +34,8 @@ def test_a_round_of_each_game(game, players, policy):
     tournament = tournament_with_players(
         players, game=game, policy=policy, games_per_turn_2=1, games_per_turn_3=1
     )
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     played = 0
     for record in Game.objects.filter(table__round=round_).select_related("table"):
         n = record.table.seats.count()
@@ -45,7 +45,7 @@ def test_a_round_of_each_game(game, players, policy):
         assert all(0 <= v <= ruleset.target for v in saved.out_list(n))
         played += 1
     assert played >= 1
-    round_close(round=round_)
+    round_close(round=round_, by=Actor.command())
     standings = tournament_standings(tournament=tournament)
     assert len(standings.rows) == players
     # Zero-sum per game: every table's points add up to what a drawn game hands out.
@@ -62,8 +62,8 @@ def test_a_round_of_each_game(game, players, policy):
 
 def test_an_illegal_record_of_another_game_names_the_ply():
     tournament = tournament_with_players(2, game="pentamid_twist", policy="pairs+bye")
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     record = Game.objects.filter(table__round=round_).first()
     with pytest.raises(ServiceError, match=r"^ply 1 "):
         game_record_moves(by=DIRECTOR, game=record, moves=["z9-z10 ne+"])
@@ -72,13 +72,13 @@ def test_an_illegal_record_of_another_game_names_the_ply():
 def test_a_two_player_game_refuses_three_player_tables():
     tournament = tournament_with_players(3, game="pantarei", policy="pairs+triple")
     with pytest.raises(ServiceError, match="played at tables of 2"):
-        round_pair_next(tournament=tournament)
+        round_pair_next(tournament=tournament, by=Actor.command())
 
 
 def test_a_draw_is_a_valid_finished_result_outside_pentagame():
     tournament = tournament_with_players(2, game="pantarei", policy="pairs+bye")
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     record = Game.objects.filter(table__round=round_).first()
     saved = game_record_out(by=DIRECTOR, game=record, out=[0, 0])
     assert saved.status == "finished"

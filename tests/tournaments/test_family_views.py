@@ -31,9 +31,9 @@ GAMES = [
 
 def recorded_game(name: str, players: int, policy: str, publish: bool = True) -> Game:
     tournament = tournament_with_players(players, game=name, policy=policy)
-    round_ = round_pair_next(tournament=tournament)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
     if publish:
-        round_publish(round=round_)
+        round_publish(round=round_, by=Actor.command())
     game = Game.objects.filter(table__round=round_, table__is_bye=False).first()
     assert game is not None
     if not publish:
@@ -127,8 +127,8 @@ def test_an_unpublished_tournament_is_hidden_except_from_its_directors(client):
 
 def test_a_pentagame_game_goes_to_its_own_board_page(client):
     tournament = tournament_with_players(2)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     game = Game.objects.filter(table__round=round_).first()
     response = client.get(view_url(game))
     assert response.status_code == 302

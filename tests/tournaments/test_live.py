@@ -20,8 +20,8 @@ pytestmark = pytest.mark.django_db
 
 def _running(n: int = 5, **kwargs):
     tournament = tournament_with_players(n, **kwargs)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     return tournament, round_
 
 
@@ -81,7 +81,7 @@ def test_closing_a_round_updates_the_standings_and_the_etag(client):
     for game in Game.objects.filter(table__round=round_):
         game_record_out(by=DIRECTOR, game=game, out=[3, 0])
     etag = _data(client, tournament)["ETag"]
-    round_close(round=round_)
+    round_close(round=round_, by=Actor.command())
     data = _data(client, tournament, etag)
     assert data.status_code == 200
     standings = data.json()["standings"]
@@ -91,7 +91,7 @@ def test_closing_a_round_updates_the_standings_and_the_etag(client):
 
 def test_unpublished_rounds_and_tournaments_stay_off_the_projector(client):
     tournament = tournament_with_players(4)
-    round_pair_next(tournament=tournament)
+    round_pair_next(tournament=tournament, by=Actor.command())
     assert _data(client, tournament).json()["round"] is None
     hidden = tournament_with_players(2, published=False)
     assert client.get(reverse("projector", args=[hidden.slug])).status_code == 404

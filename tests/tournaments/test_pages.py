@@ -77,8 +77,8 @@ def test_an_organiser_runs_a_round_through_the_pages(client, organiser):
 
 def test_a_bad_result_is_reported_next_to_the_game_and_nothing_is_saved(client, organiser):
     tournament = tournament_with_players(2, club=organiser.organised_clubs.get())
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     game = Game.objects.filter(table__round=round_).first()
     response = client.post(
         reverse("round-results", args=[tournament.slug, 1]),
@@ -102,15 +102,15 @@ def test_unpublished_tournaments_and_rounds_are_hidden_from_the_public(client):
     hidden = tournament_with_players(4, published=False)
     assert client.get(reverse("tournament-detail", args=[hidden.slug])).status_code == 404
     shown = tournament_with_players(4)
-    round_pair_next(tournament=shown)
+    round_pair_next(tournament=shown, by=Actor.command())
     assert client.get(reverse("tournament-detail", args=[shown.slug])).status_code == 200
     assert client.get(reverse("round-detail", args=[shown.slug, 1])).status_code == 404
 
 
 def test_players_report_through_their_own_links_and_an_opponent_confirms(client):
     tournament = tournament_with_players(2)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     table = round_.tables.get()
     game = table.games.get(number=1)
     first, second = table.seats.order_by("position")
@@ -137,8 +137,8 @@ def test_players_report_through_their_own_links_and_an_opponent_confirms(client)
 
 def test_a_players_link_reports_as_that_player_whatever_seat_the_form_names(client):
     tournament = tournament_with_players(2)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     table = round_.tables.get()
     game = table.games.get(number=1)
     first = table.seats.get(position=1)
@@ -159,11 +159,11 @@ def test_a_players_link_reports_as_that_player_whatever_seat_the_form_names(clie
 
 def test_exports_and_a_lossless_import(client, organiser):
     tournament = tournament_with_players(5, club=organiser.organised_clubs.get())
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     for game in Game.objects.filter(table__round=round_).select_related("table"):
         game_record_out(by=DIRECTOR, game=game, out=[3, 0, 1][: game.table.seats.count()])
-    round_close(round=round_)
+    round_close(round=round_, by=Actor.command())
     csv_text = client.get(reverse("tournament-standings", args=[tournament.slug]) + "?format=csv")
     assert csv_text.content.decode().splitlines()[0].startswith("rank,player,score")
     pairings = client.get(
@@ -200,11 +200,11 @@ def test_an_import_of_a_broken_document_creates_nothing(client, organiser):
 
 def test_editing_a_closed_round_through_the_page_is_audited(client, organiser):
     tournament = tournament_with_players(2, club=organiser.organised_clubs.get())
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     for game in Game.objects.filter(table__round=round_):
         game_record_out(by=DIRECTOR, game=game, out=[3, 2])
-    round_close(round=round_)
+    round_close(round=round_, by=Actor.command())
     game = Game.objects.filter(table__round=round_).first()
     client.post(
         reverse("round-results", args=[tournament.slug, 1]),
@@ -217,14 +217,14 @@ def test_a_published_round_shows_each_seats_chance_before_play(
     client, django_capture_on_commit_callbacks
 ):
     tournament = tournament_with_players(4)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     for game in Game.objects.filter(table__round=round_):
         game_record_out(by=DIRECTOR, game=game, out=[3, 0])
     with django_capture_on_commit_callbacks(execute=True):
-        round_close(round=round_)
-    second = round_pair_next(tournament=tournament)
-    round_publish(round=second)
+        round_close(round=round_, by=Actor.command())
+    second = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=second, by=Actor.command())
     page = client.get(reverse("round-detail", args=[tournament.slug, 2]))
     assert page.status_code == 200
     chances = [seat.chance for table in page.context["tables"] for seat in table.seats]
@@ -241,8 +241,8 @@ def test_a_results_or_report_form_naming_no_game_is_a_404_and_changes_nothing(
     from tournaments.models import Seat
 
     tournament = tournament_with_players(2, club=organiser.organised_clubs.get())
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     data = {"game": value, "version": 0, "finished": "1", "out_1": 3, "out_2": 1}
     manage = client.post(reverse("round-results", args=[tournament.slug, 1]), data)
     token = Seat.objects.filter(round=round_).first().report_token

@@ -43,12 +43,12 @@ def test_the_player_page_shows_results_ratings_and_head_to_head(
     client, django_capture_on_commit_callbacks
 ):
     tournament = tournament_with_players(2)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     for game in Game.objects.filter(table__round=round_).order_by("number"):
         game_record_out(by=DIRECTOR, game=game, out=[3, 1] if game.number != 2 else [2, 3])
     with django_capture_on_commit_callbacks(execute=True):
-        round_close(round=round_)
+        round_close(round=round_, by=Actor.command())
     p1 = Player.objects.get(name="P01")
     page = client.get(reverse("player-detail", args=[p1.pk]))
     assert page.status_code == 200
@@ -66,8 +66,8 @@ def test_the_player_page_shows_results_ratings_and_head_to_head(
 @pytest.mark.django_db
 def test_unpublished_tournaments_stay_off_a_players_page(client):
     hidden = tournament_with_players(2, published=False, name="Secret Cup")
-    round_ = round_pair_next(tournament=hidden)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=hidden, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     game = Game.objects.filter(table__round=round_).first()
     game_record_out(by=DIRECTOR, game=game, out=[3, 0])
     player = hidden.entries.first().player

@@ -29,8 +29,8 @@ def organiser(client):
 
 def _round(organiser, n: int = 5):
     tournament = tournament_with_players(n, club=organiser.organised_clubs.get())
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     return tournament, round_
 
 
@@ -63,7 +63,7 @@ def test_the_qr_code_encodes_the_report_url():
 
 def test_sheets_and_open_tables_are_for_organisers_only(client):
     tournament = tournament_with_players(2)
-    round_pair_next(tournament=tournament)
+    round_pair_next(tournament=tournament, by=Actor.command())
     sheets = reverse("round-sheets", args=[tournament.slug, 1])
     open_ = reverse("round-open-tables", args=[tournament.slug, 1])
     assert client.get(sheets).status_code == 302  # to the login page

@@ -20,8 +20,8 @@ def game():
     club = ClubFactory(name="Kiel", slug="kiel")
     club.organisers.add(organiser)
     tournament = tournament_with_players(2, club=club)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     return Game.objects.get(table__round=round_, number=1)
 
 

@@ -17,8 +17,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def game() -> Game:
     tournament = tournament_with_players(2)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     return Game.objects.filter(table__round=round_).order_by("number").first()
 
 
@@ -77,7 +77,7 @@ def test_edits_after_closing_are_audited_and_queue_a_recomputation(
 
     for g in Game.objects.filter(table=game.table):
         game_record_out(by=DIRECTOR, game=g, out=[3, 1])
-    round_close(round=game.table.round)
+    round_close(round=game.table.round, by=Actor.command())
     with django_capture_on_commit_callbacks(execute=False):
         game_record_out(by=DIRECTOR, game=game, out=[1, 3])
     audit = AuditEntry.objects.filter(action="edit result").get()

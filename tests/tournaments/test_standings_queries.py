@@ -20,11 +20,11 @@ pytestmark = pytest.mark.django_db
 def played(n: int, rounds: int):
     tournament = tournament_with_players(n, rounds_planned=rounds)
     for _ in range(rounds):
-        round_ = round_pair_next(tournament=tournament)
-        round_publish(round=round_)
+        round_ = round_pair_next(tournament=tournament, by=Actor.command())
+        round_publish(round=round_, by=Actor.command())
         for game in Game.objects.filter(table__round=round_).select_related("table"):
             game_record_out(by=DIRECTOR, game=game, out=[3, 1, 2][: game.table.seats.count()])
-        round_close(round=round_)
+        round_close(round=round_, by=Actor.command())
     return tournament
 
 
@@ -42,7 +42,7 @@ def test_the_number_of_queries_does_not_grow_with_the_field():
 def test_withdrawn_players_stay_in_the_standings_marked():
     tournament = played(5, 1)
     entry = tournament.entries.order_by("seed").first()
-    entry_withdraw(entry=entry)
+    entry_withdraw(entry=entry, by=Actor.command())
     row = next(
         r for r in tournament_standings(tournament=tournament).rows if r.entry_id == entry.pk
     )

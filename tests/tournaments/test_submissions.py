@@ -46,8 +46,8 @@ def organiser():
 @pytest.fixture
 def game(organiser):
     tournament = tournament_with_players(2, club=organiser.organised_clubs.get())
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     return Game.objects.get(table__round=round_, number=1)
 
 
@@ -132,7 +132,7 @@ def test_two_disagreeing_reports_are_a_dispute_and_nothing_counts(game):
     with pytest.raises(ConflictError, match="organiser decides"):
         game_confirm(game=game, by=player(game, 1))
     with pytest.raises(ServiceError, match="await"):
-        round_close(round=game.table.round, force=True)
+        round_close(round=game.table.round, force=True, by=Actor.command())
 
 
 def test_the_organiser_settles_a_dispute_with_one_click(client, organiser, game):
@@ -180,8 +180,8 @@ def test_a_directors_entry_discards_the_reports_and_the_trail_stays(organiser, g
 
 def test_a_players_link_cannot_write_another_tables_game(organiser):
     tournament = tournament_with_players(4, club=organiser.organised_clubs.get())
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     here, there = round_.tables.order_by("number")
     game = here.games.first()
     with pytest.raises(ServiceError, match="not for this game's table"):
@@ -228,7 +228,7 @@ def test_the_api_reports_and_confirms_only_as_the_links_player(game):
 
 def test_links_carry_at_least_128_random_bits_and_differ_per_seat(organiser):
     tournament = tournament_with_players(9, club=organiser.organised_clubs.get())
-    round_pair_next(tournament=tournament)
+    round_pair_next(tournament=tournament, by=Actor.command())
     tokens = list(Seat.objects.values_list("report_token", flat=True))
     assert len(set(tokens)) == len(tokens) == 9
     for token in tokens:
@@ -238,12 +238,12 @@ def test_links_carry_at_least_128_random_bits_and_differ_per_seat(organiser):
 
 def test_a_guessed_or_old_link_gets_404(client, organiser):
     tournament = tournament_with_players(4, club=organiser.organised_clubs.get())
-    round_ = round_pair_next(tournament=tournament)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
     a = Seat.objects.get(round=round_, table__number=1, position=1)
     b = Seat.objects.get(round=round_, table__number=2, position=1)
     old_a, old_b = a.report_token, b.report_token
-    round_swap_seats(round=round_, first=a.entry, second=b.entry)
-    round_publish(round=round_)
+    round_swap_seats(round=round_, first=a.entry, second=b.entry, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     game = Game.objects.filter(table__round=round_).first()
     for token in (old_a, old_b, "x" * 32, old_a[:-1] + ("A" if old_a[-1] != "A" else "B")):
         assert client.get(reverse("seat-report", args=[token])).status_code == 404
@@ -257,7 +257,7 @@ def test_a_guessed_or_old_link_gets_404(client, organiser):
 
 def test_re_pairing_keeps_the_links_of_players_whose_table_did_not_change(organiser):
     tournament = tournament_with_players(6, club=organiser.organised_clubs.get())
-    round_ = round_pair_next(tournament=tournament)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
 
     def links(r):
         return {
@@ -266,14 +266,14 @@ def test_re_pairing_keeps_the_links_of_players_whose_table_did_not_change(organi
         }
 
     before = links(round_)
-    again = round_repair(round=round_)
+    again = round_repair(round=round_, by=Actor.command())
     after = links(again)
     # The same seeding pairs the same tables: every printed sheet stays valid.
     assert after == before
     # Two players swapped: their links change, the others' stay.
     one = Seat.objects.get(round=again, table__number=1, position=1).entry
     two = Seat.objects.get(round=again, table__number=2, position=1).entry
-    round_swap_seats(round=again, first=one, second=two)
+    round_swap_seats(round=again, first=one, second=two, by=Actor.command())
     swapped = links(again)
     for entry_id, (_, token) in swapped.items():
         if entry_id in (one.pk, two.pk):
@@ -283,7 +283,7 @@ def test_re_pairing_keeps_the_links_of_players_whose_table_did_not_change(organi
 
 
 def test_a_closed_round_takes_no_reports_but_a_directors_correction(organiser, game):
-    round_close(round=game.table.round, force=True)
+    round_close(round=game.table.round, force=True, by=Actor.command())
     with pytest.raises(ServiceError, match="closed"):
         game_record_out(game=game, out=[3, 1], by=player(game, 1))
     game_record_out(game=game, out=[3, 1], by=Actor.director(organiser))
@@ -314,7 +314,7 @@ def test_an_imported_result_is_the_importers_entry_and_no_link_replaces_it(organ
     game_record_out(game=game, out=[3, 1], by=DIRECTOR)
     document = tournament_export_document(tournament=game.table.round.tournament)
     document["tournament"]["slug"] = "copy"
-    copy = tournament_import_document(document=document, by=organiser)
+    copy = tournament_import_document(document=document, by=Actor.director(organiser))
     imported = Game.objects.get(table__round__tournament=copy, table__number=1, number=1)
     entry = imported.submissions.get()
     assert entry.state == State.ENTERED and entry.by_user == organiser and entry.out == [3, 1]

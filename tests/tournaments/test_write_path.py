@@ -23,14 +23,14 @@ pytestmark = pytest.mark.django_db
 
 def play(tournament: Tournament, rounds: int, on_commit) -> None:
     for number in range(rounds):
-        round_ = round_pair_next(tournament=tournament)
-        round_publish(round=round_)
+        round_ = round_pair_next(tournament=tournament, by=Actor.command())
+        round_publish(round=round_, by=Actor.command())
         for game in Game.objects.filter(table__round=round_).select_related("table"):
             seats = game.table.seats.count()
             out = [3, (game.number + number) % 3, (game.number * 2) % 3][:seats]
             game_record_out(game=game, out=out, by=Actor.command())
         with on_commit(execute=True):
-            round_close(round=round_)
+            round_close(round=round_, by=Actor.command())
 
 
 def ratings_now() -> tuple[list[tuple], list[tuple]]:
@@ -228,12 +228,12 @@ def paired(director):
     for i in range(5):
         EntryFactory(tournament=tournament, seed=i + 1)
     tournament.directors.add(director)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
-    round_close(round=round_, force=True)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
+    round_close(round=round_, force=True, by=Actor.command())
     # Withdrawn after round 1: not seated in round 2.
-    entry_withdraw(entry=tournament.entries.get(seed=5), by=director)
-    round_pair_next(tournament=tournament)
+    entry_withdraw(entry=tournament.entries.get(seed=5), by=Actor.director(director))
+    round_pair_next(tournament=tournament, by=Actor.command())
     return tournament
 
 

@@ -85,16 +85,18 @@ class ClubViewSet(WriteThrottled, viewsets.ModelViewSet):
         if not self.request.user.is_staff:
             self.permission_denied(self.request, "only staff create clubs")
         serializer.instance = club_services.club_create(
-            by=self.request.user, **serializer.validated_data
+            by=Actor.director(self.request.user), **serializer.validated_data
         )
 
     def perform_update(self, serializer: Any) -> None:
         serializer.instance = club_services.club_update(
-            club=serializer.instance, by=self.request.user, **serializer.validated_data
+            club=serializer.instance,
+            by=Actor.director(self.request.user),
+            **serializer.validated_data,
         )
 
     def perform_destroy(self, instance: Club) -> None:
-        club_services.club_delete(club=instance, by=self.request.user)
+        club_services.club_delete(club=instance, by=Actor.director(self.request.user))
 
     def check_object_permissions(self, request: Request, obj: Any) -> None:
         super().check_object_permissions(request, obj)
@@ -117,7 +119,7 @@ class PlayerViewSet(WriteThrottled, mixins.CreateModelMixin, viewsets.ReadOnlyMo
         if not (self.request.user.is_staff or (club and can_organise(self.request.user, club))):
             self.permission_denied(self.request, "only club organisers add players to their club")
         serializer.instance = club_services.player_create(
-            name=serializer.validated_data["name"], club=club, by=self.request.user
+            name=serializer.validated_data["name"], club=club, by=Actor.director(self.request.user)
         )
 
 
@@ -146,18 +148,23 @@ class TournamentViewSet(WriteThrottled, viewsets.ModelViewSet):
         if not can_organise(self.request.user, club):
             self.permission_denied(self.request, "only this club's organisers create tournaments")
         serializer.instance = tournament_services.tournament_create(
-            club=club, by=self.request.user, **data
+            club=club, by=Actor.director(self.request.user), **data
         )
 
     def perform_update(self, serializer: Any) -> None:
         data = dict(serializer.validated_data)
         recompute = bool(data.pop("recompute", False))
         serializer.instance = tournament_services.tournament_update(
-            tournament=serializer.instance, by=self.request.user, recompute=recompute, **data
+            tournament=serializer.instance,
+            by=Actor.director(self.request.user),
+            recompute=recompute,
+            **data,
         )
 
     def perform_destroy(self, instance: Tournament) -> None:
-        tournament_services.tournament_delete(tournament=instance, by=self.request.user)
+        tournament_services.tournament_delete(
+            tournament=instance, by=Actor.director(self.request.user)
+        )
 
 
 class TournamentScoped(WriteThrottled):
@@ -196,7 +203,7 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         data = s.EntryCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         entry = entry_services.entry_add(
-            tournament=self.tournament(), by=request.user, **data.validated_data
+            tournament=self.tournament(), by=Actor.director(request.user), **data.validated_data
         )
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
@@ -207,7 +214,9 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         data.is_valid(raise_exception=True)
         try:
             entries = entry_services.entries_paste(
-                tournament=self.tournament(), text=data.validated_data["players"], by=request.user
+                tournament=self.tournament(),
+                text=data.validated_data["players"],
+                by=Actor.director(request.user),
             )
         except (OverflowError, DataError):
             raise ServiceError(
@@ -218,7 +227,9 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=None, responses={200: s.EntrySerializer})
     @action(detail=True, methods=["post"])
     def withdraw(self, request: Request, slug: str, pk: str) -> Response:
-        entry = entry_services.entry_withdraw(entry=self.get_object(), by=request.user)
+        entry = entry_services.entry_withdraw(
+            entry=self.get_object(), by=Actor.director(request.user)
+        )
         return Response(s.EntrySerializer(entry).data)
 
 
@@ -250,22 +261,28 @@ class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnly
     )
     def create(self, request: Request, slug: str) -> Response:
         """Pair the next round (turn)."""
-        round_ = round_services.round_pair_next(tournament=self.tournament(), by=request.user)
+        round_ = round_services.round_pair_next(
+            tournament=self.tournament(), by=Actor.director(request.user)
+        )
         return Response(s.RoundSerializer(round_).data, status=status.HTTP_201_CREATED)
 
     def perform_destroy(self, instance: Round) -> None:
-        tournament_services.round_delete(round=instance, by=self.request.user)
+        tournament_services.round_delete(round=instance, by=Actor.director(self.request.user))
 
     @extend_schema(request=None, responses={200: s.RoundSerializer})
     @action(detail=True, methods=["post"])
     def publish(self, request: Request, slug: str, number: str) -> Response:
-        round_ = round_services.round_publish(round=self.get_object(), by=request.user)
+        round_ = round_services.round_publish(
+            round=self.get_object(), by=Actor.director(request.user)
+        )
         return Response(s.RoundSerializer(round_).data)
 
     @extend_schema(request=None, responses={200: s.RoundSerializer})
     @action(detail=True, methods=["post"])
     def repair(self, request: Request, slug: str, number: str) -> Response:
-        round_ = round_services.round_repair(round=self.get_object(), by=request.user)
+        round_ = round_services.round_repair(
+            round=self.get_object(), by=Actor.director(request.user)
+        )
         return Response(s.RoundSerializer(round_).data)
 
     @extend_schema(request=s.SwapSerializer, responses={200: s.RoundSerializer})
@@ -277,7 +294,9 @@ class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnly
         first = get_object_or_404(entries, pk=data.validated_data["first"])
         second = get_object_or_404(entries, pk=data.validated_data["second"])
         round_ = self.get_object()
-        round_services.round_swap_seats(round=round_, first=first, second=second, by=request.user)
+        round_services.round_swap_seats(
+            round=round_, first=first, second=second, by=Actor.director(request.user)
+        )
         return Response(s.RoundSerializer(round_).data)
 
     @extend_schema(request=s.CloseSerializer, responses={200: s.RoundSerializer})
@@ -286,7 +305,9 @@ class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnly
         data = s.CloseSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         round_ = round_services.round_close(
-            round=self.get_object(), by=request.user, force=data.validated_data["force"]
+            round=self.get_object(),
+            by=Actor.director(request.user),
+            force=data.validated_data["force"],
         )
         return Response(s.RoundSerializer(round_).data)
 

@@ -2,21 +2,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-
 from tournaments.models import AuditEntry, Tournament
+
+from .actor import Actor, require_actor
 
 
 def audit_record(
     *,
     tournament: Tournament,
-    by: AbstractBaseUser | AnonymousUser | None,
+    by: Actor,
     action: str,
     target: str = "",
     before: Any = None,
     after: Any = None,
 ) -> AuditEntry:
-    user = by if isinstance(by, AbstractBaseUser) else None
+    """One line of a tournament's audit log, naming the actor's user (none for a
+    command or a player's link)."""
+    user = require_actor(by).audit_user
     return AuditEntry.objects.create(
         tournament=tournament, user=user, action=action, target=target, before=before, after=after
     )

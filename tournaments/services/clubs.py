@@ -4,31 +4,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from tournaments.models import Club, Player
 
+from .actor import Actor, require_actor
 from .errors import ConflictError, ServiceError
 from .freshness import standings_changed_for_players
 
-User = AbstractBaseUser | AnonymousUser
 CLUB_FIELDS = ("name", "slug", "city", "rating_system")
 
 
-def _staff(user: User) -> bool:
+def _staff(by: Actor) -> bool:
+    user = by.permission_user
     return bool(user.is_authenticated and getattr(user, "is_staff", False))
 
 
-def _organiser(user: User, club: Club | None) -> bool:
+def _organiser(by: Actor, club: Club | None) -> bool:
     from tournaments.permissions import can_organise
 
-    return club is not None and can_organise(user, club)
+    return club is not None and can_organise(by.permission_user, club)
 
 
-def club_create(*, name: str, slug: str, by: User, **fields: Any) -> Club:
+def club_create(*, name: str, slug: str, by: Actor, **fields: Any) -> Club:
     """Only staff open a new club (its organisers are named in the admin)."""
+    require_actor(by)
     if not _staff(by):
         raise PermissionDenied("only staff create clubs")
     unknown = set(fields) - set(CLUB_FIELDS)
@@ -39,7 +40,8 @@ def club_create(*, name: str, slug: str, by: User, **fields: Any) -> Club:
         return Club.objects.create(name=name, slug=slug, **fields)
 
 
-def club_update(*, club: Club, by: User, **changes: Any) -> Club:
+def club_update(*, club: Club, by: Actor, **changes: Any) -> Club:
+    require_actor(by)
     if not _organiser(by, club):
         raise PermissionDenied("only this club's organisers may change it")
     unknown = set(changes) - set(CLUB_FIELDS)
@@ -54,16 +56,18 @@ def club_update(*, club: Club, by: User, **changes: Any) -> Club:
     return locked
 
 
-def club_delete(*, club: Club, by: User) -> None:
+def club_delete(*, club: Club, by: Actor) -> None:
     """Refused (ProtectedError, a 409) while tournaments still belong to the club."""
+    require_actor(by)
     if not _organiser(by, club):
         raise PermissionDenied("only this club's organisers may delete it")
     with transaction.atomic():
         club.delete()
 
 
-def player_create(*, name: str, club: Club | None, by: User) -> Player:
+def player_create(*, name: str, club: Club | None, by: Actor) -> Player:
     """Staff add anyone; a club's organisers add players to their club."""
+    require_actor(by)
     if not (_staff(by) or _organiser(by, club)):
         raise PermissionDenied("only club organisers add players to their club")
     name = " ".join(name.split())
@@ -75,8 +79,9 @@ def player_create(*, name: str, club: Club | None, by: User) -> Player:
         return Player.objects.create(name=name, club=club)
 
 
-def player_rename(*, player: Player, name: str, by: User) -> Player:
+def player_rename(*, player: Player, name: str, by: Actor) -> Player:
     """A new name, shown at once in every standings the player appears in."""
+    require_actor(by)
     if not (_staff(by) or _organiser(by, player.club)):
         raise PermissionDenied("only the player's club organisers may rename them")
     name = " ".join(name.split())
@@ -95,8 +100,9 @@ def player_rename(*, player: Player, name: str, by: User) -> Player:
     return locked
 
 
-def player_delete(*, player: Player, by: User) -> None:
+def player_delete(*, player: Player, by: Actor) -> None:
     """Only before the player's first round: afterwards their games are history."""
+    require_actor(by)
     if not (_staff(by) or _organiser(by, player.club)):
         raise PermissionDenied("only the player's club organisers may delete them")
     with transaction.atomic():

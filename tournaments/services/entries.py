@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import re
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Max
 
 from tournaments.models import Entry, Player, Round, Tournament
 
+from .actor import Actor, require_actor
 from .audit import audit_record
 from .errors import ServiceError
 from .freshness import standings_changed
 
-User = AbstractBaseUser | AnonymousUser | None
 NAME_MAX = Player._meta.get_field("name").max_length or 120
 _LINE = re.compile(r"^\s*(?P<name>.+?)\s*(?:[,;\t]\s*(?P<rating>-?\d+))?\s*$")
 
@@ -29,11 +28,10 @@ def _current_round_number(tournament: Tournament) -> int:
     return top or 0
 
 
-def entry_add(
-    *, tournament: Tournament, name: str, rating: int | None = None, by: User = None
-) -> Entry:
+def entry_add(*, tournament: Tournament, name: str, rating: int | None = None, by: Actor) -> Entry:
     """Enter a player by name (found in the tournament's club, or created there). After
     round 1 has been paired the entry is a late one and joins from the next round."""
+    require_actor(by)
     name = " ".join(name.split())
     if not name:
         raise ServiceError("a player needs a name", field="name")
@@ -59,9 +57,10 @@ def entry_add(
     return entry
 
 
-def entries_paste(*, tournament: Tournament, text: str, by: User = None) -> list[Entry]:
+def entries_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Entry]:
     """Enter a pasted list, one player per line, optionally `name, rating`. All or
     nothing: a bad line names its number and nothing is entered."""
+    require_actor(by)
     rows: list[tuple[str, int | None]] = []
     seen: set[str] = set()
     for number, line in enumerate(text.splitlines(), start=1):
@@ -88,8 +87,9 @@ def entries_paste(*, tournament: Tournament, text: str, by: User = None) -> list
             raise ServiceError(exc.message, field="players") from None
 
 
-def entries_reseed_by_rating(*, tournament: Tournament) -> None:
+def entries_reseed_by_rating(*, tournament: Tournament, by: Actor) -> None:
     """Seed order = rating, highest first (unrated last, in entry order)."""
+    require_actor(by)
     with transaction.atomic():
         entries = list(tournament.entries.select_for_update().order_by("seed"))
         ordered = sorted(entries, key=lambda e: (e.rating is None, -(e.rating or 0), e.seed))
@@ -104,7 +104,8 @@ def entries_reseed_by_rating(*, tournament: Tournament) -> None:
         standings_changed(tournament=tournament)
 
 
-def entry_withdraw(*, entry: Entry, by: User = None) -> Entry:
+def entry_withdraw(*, entry: Entry, by: Actor) -> Entry:
+    require_actor(by)
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.status == Entry.Status.WITHDRAWN:
@@ -119,7 +120,8 @@ def entry_withdraw(*, entry: Entry, by: User = None) -> Entry:
     return entry
 
 
-def entry_check_in(*, entry: Entry, present: bool = True) -> Entry:
+def entry_check_in(*, entry: Entry, present: bool = True, by: Actor) -> Entry:
+    require_actor(by)
     Entry.objects.filter(pk=entry.pk).update(checked_in=present)
     entry.checked_in = present
     return entry

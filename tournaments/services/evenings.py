@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
@@ -14,11 +13,11 @@ from tournaments import signals
 from tournaments.models import Entry, Round, Seat, Tournament
 from tournaments.pairing import ClubPlayer, Meeting, Pairing, PairingError, club_tables
 
+from .actor import Actor, require_actor
 from .audit import audit_record
 from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
 
-User = AbstractBaseUser | AnonymousUser | None
 RECENT_DAYS = 60
 DEFAULT_RATING = 1500
 
@@ -64,8 +63,9 @@ def evening_tables(
         raise ServiceError(f"no tables can be formed: {exc}") from None
 
 
-def evening_close(*, tournament: Tournament, by: User = None) -> Tournament:
+def evening_close(*, tournament: Tournament, by: Actor) -> Tournament:
     """Close the evening (every round must be closed) and rate it as one period."""
+    require_actor(by)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.kind != Tournament.Kind.EVENING:

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -27,47 +26,13 @@ from games import pentagame
 from tournaments import signals
 from tournaments.models import Game, ResultSubmission, Round, Seat
 
+from .actor import Actor, require_actor
 from .audit import audit_record
 from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
 
 State = ResultSubmission.State
 LIVE = (State.ENTERED, State.REPORTED, State.CONFIRMED, State.DISPUTED)
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who writes a result: a director, or the player in one seat (through that seat's
-    own private link). Never implied: every service call names one."""
-
-    kind: Literal["director", "player"]
-    user: AbstractBaseUser | None = None
-    seat: Seat | None = None
-
-    @classmethod
-    def director(cls, user: Any) -> Actor:
-        """A signed-in director; the caller has checked that they may direct."""
-        if not isinstance(user, AbstractBaseUser) or not user.is_authenticated:
-            raise ServiceError("only a signed-in director can enter results")
-        return cls("director", user=user)
-
-    @classmethod
-    def command(cls) -> Actor:
-        """A director's own command or script (demo data, imports, tests): final like a
-        director's entry, recorded without a user."""
-        return cls("director")
-
-    @classmethod
-    def player(cls, seat: Seat) -> Actor:
-        return cls("player", seat=seat)
-
-    @property
-    def is_player(self) -> bool:
-        return self.kind == "player"
-
-    @property
-    def audit_user(self) -> AbstractBaseUser | None:
-        return self.user
 
 
 @dataclass(frozen=True)
@@ -132,8 +97,7 @@ def _validate_out(out: Sequence[int | None], seats: int, game: Game, finished: b
 
 
 def _check_actor(by: Actor, game: Game) -> None:
-    if not isinstance(by, Actor):
-        raise TypeError("by must be an Actor")
+    require_actor(by)
     if by.is_player and (by.seat is None or by.seat.table_id != game.table_id):
         raise ServiceError("this link is not for this game's table", field="position")
 
@@ -222,7 +186,7 @@ def _after_director_change(
     if always or closed or before is not None:
         audit_record(
             tournament=round_.tournament,
-            by=by.audit_user,
+            by=by,
             action=action,
             target=_target(game),
             before=before,
@@ -233,7 +197,7 @@ def _after_director_change(
         # them (and their pollers' ETags) as they are.
         standings_changed(tournament=round_.tournament_id)
         # History changed: ratings from this round on are recomputed.
-        signals.closed_result_changed.send(sender=Round, round_id=round_.pk, by=by.audit_user)
+        signals.closed_result_changed.send(sender=Round, round_id=round_.pk, by=by)
 
 
 def _discard(submissions: list[ResultSubmission], by: Actor, keep: int | None = None) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -14,11 +13,10 @@ from tournaments.pairing import Meeting, Pairing, PairingError, PairingPlayer, p
 from tournaments.pairing.first_move import game_orders
 from tournaments.selectors.standings import tournament_scores
 
+from .actor import Actor, require_actor
 from .audit import audit_record
 from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
-
-User = AbstractBaseUser | AnonymousUser | None
 
 
 def check_policy(tournament: Tournament) -> None:
@@ -157,9 +155,10 @@ def _write_tables(
     Game.objects.bulk_create(games)
 
 
-def round_pair_next(*, tournament: Tournament, by: User = None) -> Round:
+def round_pair_next(*, tournament: Tournament, by: Actor) -> Round:
     """Pair the next round. Two organisers pressing the button at once get one round:
     the tournament row is locked, and the unique round number is the last guard."""
+    require_actor(by)
     try:
         with transaction.atomic():
             tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -202,8 +201,9 @@ def _unpublished(round_: Round) -> Round:
     return round_
 
 
-def round_repair(*, round: Round, by: User = None) -> Round:  # noqa: A002
+def round_repair(*, round: Round, by: Actor) -> Round:  # noqa: A002
     """Throw away an unpublished round's tables and pair it again."""
+    require_actor(by)
     with transaction.atomic():
         round_ = _unpublished(round)
         tournament = round_.tournament
@@ -233,8 +233,9 @@ def _no_seat(entry: Entry, round_: Round) -> str:
     return f"{entry.player.name} has no seat in round {round_.number}"
 
 
-def round_swap_seats(*, round: Round, first: Entry, second: Entry, by: User = None) -> None:  # noqa: A002
+def round_swap_seats(*, round: Round, first: Entry, second: Entry, by: Actor) -> None:  # noqa: A002
     """The organiser's manual swap before publishing: two players change tables."""
+    require_actor(by)
     with transaction.atomic():
         round_ = _unpublished(round)
         seats = Seat.objects.select_for_update().filter(round=round_)
@@ -264,7 +265,8 @@ def round_swap_seats(*, round: Round, first: Entry, second: Entry, by: User = No
         standings_changed(tournament=round_.tournament_id)
 
 
-def round_publish(*, round: Round, by: User = None) -> Round:  # noqa: A002
+def round_publish(*, round: Round, by: Actor) -> Round:  # noqa: A002
+    require_actor(by)
     with transaction.atomic():
         round_ = _unpublished(round)
         round_.status = Round.Status.PUBLISHED
@@ -274,9 +276,10 @@ def round_publish(*, round: Round, by: User = None) -> Round:  # noqa: A002
     return round_
 
 
-def round_close(*, round: Round, by: User = None, force: bool = False) -> Round:  # noqa: A002
+def round_close(*, round: Round, by: Actor, force: bool = False) -> Round:  # noqa: A002
     """Close a round; every game must have a result unless ``force`` (the turn ended and
     unplayed games score nothing). Queues the ratings job once committed."""
+    require_actor(by)
     with transaction.atomic():
         round_ = Round.objects.select_for_update().get(pk=round.pk)
         if round_.status == Round.Status.CLOSED:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.text import slugify
@@ -19,11 +18,10 @@ from tournaments import signals
 from tournaments.models import Club, Entry, ForbiddenPair, Round, Tournament
 from tournaments.permissions import can_direct, can_organise
 
+from .actor import Actor, require_actor
 from .audit import audit_record
 from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
-
-User = AbstractBaseUser | AnonymousUser
 
 # Settings the rounds already played were paired or scored under. Changing one after a
 # round exists needs the organiser's confirmation (and recomputes); the kind never
@@ -82,9 +80,10 @@ def _slug_for(name: str, *, exclude: int | None = None) -> str:
     return slug
 
 
-def tournament_create(*, club: Club, name: str, by: User, **settings: Any) -> Tournament:
+def tournament_create(*, club: Club, name: str, by: Actor, **settings: Any) -> Tournament:
     """A new tournament of ``club``, directed by its creator."""
-    if not can_organise(by, club):
+    require_actor(by)
+    if not can_organise(by.permission_user, club):
         raise PermissionDenied("only this club's organisers create tournaments")
     unknown = set(settings) - set(EDITABLE)
     if unknown:
@@ -93,20 +92,21 @@ def tournament_create(*, club: Club, name: str, by: User, **settings: Any) -> To
     with transaction.atomic():
         tournament = Tournament(club=club, name=name, slug=_slug_for(name), **settings)
         _check_game(tournament.game, tournament.policy)
-        tournament.created_by = by if isinstance(by, AbstractBaseUser) else None
+        tournament.created_by = by.audit_user
         tournament.save()
-        if isinstance(by, AbstractBaseUser):
-            tournament.directors.add(by)
+        if by.user is not None:
+            tournament.directors.add(by.user)
         audit_record(tournament=tournament, by=by, action="create", target=name)
     return tournament
 
 
 def tournament_update(
-    *, tournament: Tournament, by: User, recompute: bool = False, **changes: Any
+    *, tournament: Tournament, by: Actor, recompute: bool = False, **changes: Any
 ) -> Tournament:
     """Change settings. After the first round: a guarded setting changes only with
     ``recompute`` (the standings and ratings are then computed again), the kind never."""
-    if not can_direct(by, tournament):
+    require_actor(by)
+    if not can_direct(by.permission_user, tournament):
         raise PermissionDenied("only this tournament's directors may change it")
     unknown = set(changes) - set(EDITABLE)
     if unknown:
@@ -115,7 +115,7 @@ def tournament_update(
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         changed = {f: v for f, v in changes.items() if getattr(locked, f) != v}
-        if "club" in changed and not can_organise(by, changed["club"]):
+        if "club" in changed and not can_organise(by.permission_user, changed["club"]):
             raise PermissionDenied("only the new club's organisers may move a tournament there")
         first_round = locked.rounds.order_by("number").first()
         if first_round is not None:
@@ -157,10 +157,11 @@ def tournament_update(
     return locked
 
 
-def tournament_delete(*, tournament: Tournament, by: User) -> None:
+def tournament_delete(*, tournament: Tournament, by: Actor) -> None:
     """Delete a tournament with everything in it; the ratings are then recomputed as if
     it had never been played."""
-    if not can_direct(by, tournament):
+    require_actor(by)
+    if not can_direct(by.permission_user, tournament):
         raise PermissionDenied("only this tournament's directors may delete it")
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -168,7 +169,7 @@ def tournament_delete(*, tournament: Tournament, by: User) -> None:
         locked.delete()
 
 
-def _ratings_changed(*, tournament: Tournament, first_round: Round, by: User) -> None:
+def _ratings_changed(*, tournament: Tournament, first_round: Round, by: Actor) -> None:
     """A tournament's rated history changed from its first round on (a confirmed change
     of a played setting): the ratings listen (tournaments/signals.py)."""
     signals.closed_result_changed.send(sender=Round, round_id=first_round.pk, by=by)
@@ -178,7 +179,7 @@ def _ratings_forget(
     *,
     tournament: Tournament | None = None,
     round: Round | None = None,  # noqa: A002
-    by: User,
+    by: Actor,
 ) -> None:
     """Rated history (a whole tournament, or one round) is about to be deleted, in this
     transaction: the ratings listen and queue the replay without it."""
@@ -190,13 +191,14 @@ def _ratings_forget(
     )
 
 
-def round_delete(*, round: Round, by: User) -> None:  # noqa: A002
+def round_delete(*, round: Round, by: Actor) -> None:  # noqa: A002
     """Delete the last round (paired, published or closed) with its tables and games; a
     closed round's ratings are replayed without it. Earlier rounds stay: later pairings
     were made from them. A closed club evening is rated as a whole and keeps its rounds."""
+    require_actor(by)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=round.tournament_id)
-        if not can_direct(by, tournament):
+        if not can_direct(by.permission_user, tournament):
             raise PermissionDenied("only this tournament's directors may do that")
         locked = Round.objects.select_for_update().filter(pk=round.pk).first()
         if locked is None:
@@ -226,10 +228,11 @@ def round_delete(*, round: Round, by: User) -> None:  # noqa: A002
 
 
 def forbidden_pair_add(
-    *, tournament: Tournament, first: Entry, second: Entry, reason: str = "", by: User
+    *, tournament: Tournament, first: Entry, second: Entry, reason: str = "", by: Actor
 ) -> ForbiddenPair:
     """Never seat these two entries together (from the next pairing on)."""
-    if not can_direct(by, tournament):
+    require_actor(by)
+    if not can_direct(by.permission_user, tournament):
         raise PermissionDenied("only this tournament's directors may do that")
     if first.tournament_id != tournament.pk or second.tournament_id != tournament.pk:
         raise ServiceError("both players must be entered in this tournament", field="second")

@@ -7,7 +7,6 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
@@ -24,6 +23,7 @@ from tournaments.models import (
     Tournament,
 )
 
+from .actor import Actor, require_actor
 from .audit import audit_record
 from .errors import ServiceError
 
@@ -127,10 +127,9 @@ def tournament_export_document(*, tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def tournament_import_document(
-    *, document: Any, by: AbstractBaseUser | AnonymousUser | None = None
-) -> Tournament:
+def tournament_import_document(*, document: Any, by: Actor) -> Tournament:
     """Create the tournament a document describes, all or nothing."""
+    require_actor(by)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ServiceError("not an Agon tournament document", field="document")
     if document.get("version") != VERSION:
@@ -138,8 +137,8 @@ def tournament_import_document(
     try:
         with transaction.atomic():
             tournament = _import(document, by)
-            if isinstance(by, AbstractBaseUser):
-                tournament.directors.add(by)
+            if by.user is not None:
+                tournament.directors.add(by.user)
             audit_record(tournament=tournament, by=by, action="import", target=tournament.name)
             return tournament
     except ServiceError:
@@ -150,7 +149,7 @@ def tournament_import_document(
         raise ServiceError(f"the document is incomplete or malformed: {exc!r}") from None
 
 
-def _import(document: dict[str, Any], by: AbstractBaseUser | AnonymousUser | None) -> Tournament:
+def _import(document: dict[str, Any], by: Actor) -> Tournament:
     club_data = document["club"]
     club, created = Club.objects.get_or_create(
         slug=club_data["slug"],
@@ -160,7 +159,7 @@ def _import(document: dict[str, Any], by: AbstractBaseUser | AnonymousUser | Non
 
     # A club new to this site is created with the tournament; an existing one is only
     # imported into by its organisers.
-    if not created and (by is None or not can_organise(by, club)):
+    if not created and not can_organise(by.permission_user, club):
         raise ServiceError(
             f"you do not organise {club.name}; only its organisers import into it",
             field="document",
@@ -175,7 +174,7 @@ def _import(document: dict[str, Any], by: AbstractBaseUser | AnonymousUser | Non
     tournament = Tournament.objects.create(
         club=club,
         date=parse_date(data["date"]) if data.get("date") else None,
-        created_by=by if isinstance(by, AbstractBaseUser) else None,
+        created_by=by.audit_user,
         **fields,
     )
     entries: dict[str, Entry] = {}
@@ -231,7 +230,7 @@ def _import(document: dict[str, Any], by: AbstractBaseUser | AnonymousUser | Non
                     # The imported result is the importing director's entry.
                     ResultSubmission.objects.create(
                         game=created,
-                        by_user=by if isinstance(by, AbstractBaseUser) else None,
+                        by_user=by.audit_user,
                         state=ResultSubmission.State.ENTERED,
                         status=game["status"],
                         out=list(game["out"]),

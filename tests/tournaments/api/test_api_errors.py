@@ -140,11 +140,11 @@ def test_polled_standings_see_every_change_at_once_and_stay_hidden_when_unpublis
     assert anonymous.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
     tournament_with_players(1, slug="other", name="Other")  # an unrelated write
     assert anonymous.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
-    entry_withdraw(entry=tournament.entries.get(seed=4), by=director)
+    entry_withdraw(entry=tournament.entries.get(seed=4), by=Actor.director(director))
     changed = anonymous.get(url, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
     assert changed.json()["rows"][-1]["withdrawn"]
-    tournament_update(tournament=tournament, by=director, published=False)
+    tournament_update(tournament=tournament, by=Actor.director(director), published=False)
     mine = APIClient()
     mine.force_authenticate(director)
     assert mine.get(url).status_code == 200
@@ -188,8 +188,8 @@ def test_unchanged_standings_polls_are_answered_early_and_changes_show_at_once()
     from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
     tournament = tournament_with_players(4)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     url = f"/api/v1/tournaments/{tournament.slug}/standings/"
     client = Client()
     etag = client.get(url)["ETag"]
@@ -201,7 +201,7 @@ def test_unchanged_standings_polls_are_answered_early_and_changes_show_at_once()
         game_record_out(by=DIRECTOR, game=game, out=[3, 1])
     # Results of the round being played do not count yet: the same standings, still 304.
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
-    round_close(round=round_)
+    round_close(round=round_, by=Actor.command())
     changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
     assert changed.json()["rounds_closed"] == 1
@@ -225,11 +225,11 @@ def test_a_renamed_player_shows_under_the_new_name_at_the_next_poll():
     from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
     tournament = tournament_with_players(4, slug="cup", name="Cup")
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     for game in Game.objects.filter(table__round=round_):
         game_record_out(game=game, out=[3, 1], by=Actor.command())
-    round_close(round=round_)
+    round_close(round=round_, by=Actor.command())
     staff = UserFactory(username="boss", is_staff=True, is_superuser=True)
     url = "/api/v1/tournaments/cup/standings/"
     poller = Client()

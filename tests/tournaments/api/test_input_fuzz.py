@@ -28,6 +28,7 @@ from tournaments.models import (
     Seat,
     Tournament,
 )
+from tournaments.services.actor import Actor
 from tournaments.services.rounds import round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
@@ -70,8 +71,8 @@ def world() -> dict[str, Any]:
     club.organisers.add(user)
     tournament = tournament_with_players(6, club=club, slug="cup", name="Cup")
     tournament.directors.add(user)
-    round_ = round_pair_next(tournament=tournament)
-    round_publish(round=round_)
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
     game = Game.objects.filter(table__round=round_).first()
     seat = Seat.objects.filter(table=game.table).first()
     return {

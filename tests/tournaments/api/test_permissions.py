@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
 from tournaments.models import Club, Entry, ForbiddenPair, Game, Player, Round, Seat, Tournament
+from tournaments.services.actor import Actor
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,7 @@ def world():
     other.directors.add(users["other_director"])
     # Round 1 paired, not yet published: what each write needs beyond that is prepared
     # for it (see `writes`).
-    round_pair_next(tournament=tournament, by=users["director"])
+    round_pair_next(tournament=tournament, by=Actor.director(users["director"]))
     return {"tournament": tournament, "users": users}
 
 
@@ -52,12 +53,12 @@ def _round_1(world) -> Round:
 
 
 def _publish(world) -> None:
-    round_publish(round=_round_1(world), by=world["users"]["director"])
+    round_publish(round=_round_1(world), by=Actor.director(world["users"]["director"]))
 
 
 def _close(world) -> None:
     _publish(world)
-    round_close(round=_round_1(world), by=world["users"]["director"], force=True)
+    round_close(round=_round_1(world), by=Actor.director(world["users"]["director"]), force=True)
 
 
 Write = tuple[str, Callable[[dict], str], Callable[[dict], dict], Callable[[dict], None] | None]

@@ -35,6 +35,7 @@ from schemathesis.specs.openapi.checks import (
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
 from tournaments.models import Game, Seat
+from tournaments.services.actor import Actor
 from tournaments.services.rounds import round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +63,9 @@ def seeded() -> dict[str, Any]:
     club.organisers.add(director)
     tournament = tournament_with_players(7, club=club, slug="kiel-open", name="Kiel Open")
     tournament.directors.add(director)
-    round_publish(round=round_pair_next(tournament=tournament))
+    round_publish(
+        round=round_pair_next(tournament=tournament, by=Actor.command()), by=Actor.command()
+    )
     games = list(Game.objects.filter(table__round__tournament=tournament).order_by("id"))
     entries = list(tournament.entries.order_by("seed"))
     return {

@@ -1,0 +1,103 @@
+"""Every write names its actor: each public service takes a keyword-only ``by`` with no
+default, a call without it fails, and a plain user where an Actor belongs is refused."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+
+from tournaments.services.actor import Actor, require_actor
+
+SERVICE_MODULES = [
+    "tournaments.services.audit",
+    "tournaments.services.clubs",
+    "tournaments.services.entries",
+    "tournaments.services.evenings",
+    "tournaments.services.results",
+    "tournaments.services.rounds",
+    "tournaments.services.tournaments",
+    "tournaments.services.transfer",
+    "ratings.services",
+]
+# Public functions that write nothing on anyone's behalf: reads, checks, and the rating
+# worker's own steps (it runs jobs whose row already names who asked for them).
+NOT_WRITES = {
+    "tournaments.services.evenings.evening_tables",
+    "tournaments.services.rounds.check_policy",
+    "tournaments.services.transfer.tournament_export_document",
+    "ratings.services.rating_job_run",
+    "ratings.services.rating_jobs_requeue",
+}
+
+
+def _services() -> list[tuple[str, Callable[..., Any]]]:
+    found = []
+    for name in SERVICE_MODULES:
+        module = importlib.import_module(name)
+        for attr, function in inspect.getmembers(module, inspect.isfunction):
+            qualified = f"{name}.{attr}"
+            public = function.__module__ == name and not attr.startswith("_")
+            if public and qualified not in NOT_WRITES:
+                found.append((qualified, function))
+    return found
+
+
+SERVICES = _services()
+
+
+def test_the_service_list_covers_every_module() -> None:
+    modules = {name.rsplit(".", 1)[0] for name, _ in SERVICES}
+    assert modules == set(SERVICE_MODULES)
+    assert len(SERVICES) >= 30
+
+
+@pytest.mark.parametrize(("name", "service"), SERVICES, ids=[name for name, _ in SERVICES])
+def test_service_takes_a_required_keyword_only_actor(
+    name: str, service: Callable[..., Any]
+) -> None:
+    by = inspect.signature(service).parameters.get("by")
+    assert by is not None, f"{name} takes no actor"
+    assert by.kind is inspect.Parameter.KEYWORD_ONLY
+    assert by.default is inspect.Parameter.empty
+
+
+@pytest.mark.parametrize(("name", "service"), SERVICES, ids=[name for name, _ in SERVICES])
+def test_service_call_without_actor_raises_type_error(
+    name: str, service: Callable[..., Any]
+) -> None:
+    # Every other required argument is given, so the only thing missing is `by`.
+    params = inspect.signature(service).parameters.values()
+    given = {
+        p.name: object()
+        for p in params
+        if p.name != "by"
+        and p.default is inspect.Parameter.empty
+        and p.kind in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    }
+    with pytest.raises(TypeError, match="'by'"):
+        service(**given)
+
+
+def test_a_plain_user_is_not_an_actor() -> None:
+    with pytest.raises(TypeError, match="must be an Actor"):
+        require_actor(AnonymousUser())
+    with pytest.raises(TypeError, match="must be an Actor"):
+        require_actor(None)
+
+
+def test_a_command_is_recorded_without_a_user_and_has_no_permissions() -> None:
+    command = Actor.command()
+    assert command.audit_user is None
+    assert not command.is_player
+    assert not command.permission_user.is_authenticated
+
+
+def test_results_module_still_exports_actor() -> None:
+    from tournaments.services import results
+
+    assert results.Actor is Actor
