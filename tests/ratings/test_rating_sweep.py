@@ -19,10 +19,9 @@ from django.db import connection
 
 from ratings.models import PlayerRating, RatingJob, RatingPeriod
 from ratings.rate import ratings_recompute
-from ratings.tasks import rating_job_run_task
 from tests.conftest import _database_url, start_celery_worker, stop_celery_worker
 from tests.factories import tournament_with_players
-from tests.ratings.test_worker_killed import QUEUE, _everything, _wait, _writing
+from tests.ratings.test_worker_killed import _everything, recompute_killed_mid_job
 from tournaments.models import Game, Round
 from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_pair_next, round_publish
@@ -180,21 +179,7 @@ def test_a_worker_killed_mid_job_is_rerun_by_the_sweep_with_identical_ratings():
     build(argparse.Namespace(games=12_000, players=300, seed=3))
     assert ratings_recompute() == RatingPeriod.objects.count()
     rated = _everything()
-    first = RatingPeriod.objects.order_by("closed_at", "id").first()
-    job = RatingJob.objects.create(
-        kind=RatingJob.Kind.RECOMPUTE, scope={"from_round": first.round_id}
-    )
-    worker = start_celery_worker("celery-sweep-killed-worker.log", queues=QUEUE)
-    try:
-        rating_job_run_task.apply_async((job.pk,), queue=QUEUE)
-        _wait(_writing, 60, "the job to write")
-        os.kill(worker.pid, signal.SIGKILL)
-        worker.wait(timeout=10)
-    finally:
-        if worker.poll() is None:
-            stop_celery_worker(worker)
-    _wait(lambda: not _writing(), 30, "the killed session to go away")
-    job.refresh_from_db()
+    job = recompute_killed_mid_job("celery-sweep-killed-worker.log")
     assert job.status == RatingJob.Status.QUEUED
     # No manual rerun: a worker with beat on the default queue finds the job by itself.
     sweeper = start_celery_worker("celery-sweep-rerun.log", beat=True)

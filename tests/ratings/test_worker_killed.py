@@ -50,20 +50,15 @@ def _wait(condition, seconds: float, what: str) -> None:
         time.sleep(0.02)
 
 
-def test_a_worker_killed_mid_job_loses_nothing_and_the_rerun_gives_the_same_numbers():
-    from bench.ratings_recompute import build  # bulk history: the benchmark's builder
-
-    assert connection.vendor == "postgresql"
-    build(argparse.Namespace(games=12_000, players=300, seed=3))
-    assert ratings_recompute() == RatingPeriod.objects.count()
-    rated = _everything()
-    assert rated[1] > 0 and rated[2] > 0
-
+def recompute_killed_mid_job(log_name: str) -> RatingJob:
+    """Queue a recomputation from the first period on a worker of its own, SIGKILL the
+    worker while the job's transaction is open and written to, and wait until PostgreSQL
+    has rolled it back. Returns the job, re-read."""
     first = RatingPeriod.objects.order_by("closed_at", "id").first()
     job = RatingJob.objects.create(
         kind=RatingJob.Kind.RECOMPUTE, scope={"from_round": first.round_id}
     )
-    worker = start_celery_worker("celery-killed-worker.log", queues=QUEUE)
+    worker = start_celery_worker(log_name, queues=QUEUE)
     try:
         rating_job_run_task.apply_async((job.pk,), queue=QUEUE)
         _wait(_writing, 60, "the job to write")
@@ -76,6 +71,19 @@ def test_a_worker_killed_mid_job_loses_nothing_and_the_rerun_gives_the_same_numb
     # PostgreSQL rolls the dead worker's transaction back once it notices the socket.
     _wait(lambda: not _writing(), 30, "the killed session to go away")
     job.refresh_from_db()
+    return job
+
+
+def test_a_worker_killed_mid_job_loses_nothing_and_the_rerun_gives_the_same_numbers():
+    from bench.ratings_recompute import build  # bulk history: the benchmark's builder
+
+    assert connection.vendor == "postgresql"
+    build(argparse.Namespace(games=12_000, players=300, seed=3))
+    assert ratings_recompute() == RatingPeriod.objects.count()
+    rated = _everything()
+    assert rated[1] > 0 and rated[2] > 0
+
+    job = recompute_killed_mid_job("celery-killed-worker.log")
     assert job.status == RatingJob.Status.QUEUED and job.finished_at is None
     assert _everything() == rated  # nothing lost, nothing half-written
 

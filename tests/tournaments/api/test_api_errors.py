@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tests.factories import UserFactory, tournament_with_players
 from tournaments.services.results import Actor
 
 # Results entered as a director's own script would: final at once.
@@ -16,17 +16,6 @@ DIRECTOR = Actor.command()
 
 pytestmark = pytest.mark.django_db
 HUGE = 10**30
-
-
-@pytest.fixture
-def director() -> APIClient:
-    user = UserFactory(username="td")
-    club = ClubFactory(slug="kiel")
-    club.organisers.add(user)
-    tournament_with_players(4, club=club, slug="cup", name="Cup").directors.add(user)
-    api = APIClient(raise_request_exception=False)
-    api.force_authenticate(user)
-    return api
 
 
 @pytest.mark.parametrize(

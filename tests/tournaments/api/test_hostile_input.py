@@ -13,7 +13,7 @@ from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 from config.pagination import MAX_LIMIT
-from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tests.factories import UserFactory, tournament_with_players
 from tournaments.jsonbody import MAX_DEPTH
 from tournaments.models import Entry, Player, Tournament
 
@@ -29,17 +29,6 @@ def _closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-@pytest.fixture
-def director() -> APIClient:
-    user = UserFactory(username="td")
-    club = ClubFactory(slug="kiel")
-    club.organisers.add(user)
-    tournament_with_players(4, club=club, slug="cup", name="Cup").directors.add(user)
-    api = APIClient(raise_request_exception=False)
-    api.force_authenticate(user)
-    return api
 
 
 @pytest.mark.parametrize(
@@ -180,7 +169,6 @@ def test_a_name_too_long_in_a_pasted_list_names_the_line_and_enters_nobody(direc
 def test_every_login_locks_a_user_name_out_after_ten_failures_whatever_forwarded_for_says(where):
     """Thirty guesses from rotated X-Forwarded-For addresses, then the right password:
     refused, because the guesses all came from one connecting address."""
-    from tests.factories import UserFactory
 
     user = UserFactory(username="victim")
     user.set_password("right-password-42")
