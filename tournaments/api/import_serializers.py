@@ -136,7 +136,12 @@ def error_lines(detail: Any, path: str = "") -> list[str]:
     if isinstance(detail, dict):
         lines = []
         for key, value in detail.items():
-            name = path if key == "non_field_errors" else (f"{path}.{key}" if path else key)
+            if key == "non_field_errors":
+                name = path
+            elif isinstance(key, int):  # a list field's errors by index
+                name = f"{path}[{key}]"
+            else:
+                name = f"{path}.{key}" if path else str(key)
             lines += error_lines(value, name)
         return lines
     if isinstance(detail, list):

@@ -286,7 +286,12 @@ def _replay(
                     colours_out={k: "".join(v) for k, v in sub["colours_out"].items()},
                     by=actor,
                 )
-            if sub["state"] == ResultSubmission.State.CONFIRMED and sub["decided_by"]:
+            # Confirmed by a click of another seat's player, not by their agreeing report.
+            if (
+                sub["state"] == ResultSubmission.State.CONFIRMED
+                and sub["decided_by"]
+                and not any(s["seat"] == sub["decided_by"] for s in submissions[i + 1 :])
+            ):
                 confirmer = seats.get(sub["decided_by"])
                 if confirmer is None:
                     raise ServiceError("no such seat", field="decided_by")
