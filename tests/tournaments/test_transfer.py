@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.test import Client
+from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -245,6 +247,10 @@ def test_reimporting_a_deleted_tournament_rates_it_as_a_fresh_recomputation(
 # --- fuzz: mutated exports never give a server error or a half import ---------------
 
 JUNK = st.one_of(
+    # Values of the right shape, to get past the schema and into the services.
+    st.integers(min_value=0, max_value=6),
+    st.sampled_from(["e1", "e2", "e6", "pending", "finished", "closed", "paired", "reported"]),
+    st.lists(st.integers(min_value=0, max_value=4), min_size=2, max_size=3),
     st.none(),
     st.booleans(),
     st.integers(min_value=-(10**20), max_value=10**20),
@@ -294,6 +300,8 @@ def base_document(organiser):
 
 def test_mutated_exports_give_no_server_error_and_no_half_import(organiser, base_document):
     paths = _paths(base_document)
+    pages = Client(raise_request_exception=False)
+    pages.force_login(organiser)
 
     @settings(
         max_examples=60,
@@ -325,7 +333,18 @@ def test_mutated_exports_give_no_server_error_and_no_half_import(organiser, base
         except ServiceError:
             assert counts() == before
         else:
-            # What was accepted is whole: exported again, it imports again.
+            # What was accepted is whole: its pages answer, and exported again it
+            # imports again.
+            slug = imported.slug
+            urls = [
+                reverse("tournament-detail", args=[slug]),
+                reverse("tournament-standings", args=[slug]),
+                reverse("tournament-manage", args=[slug]),
+                *(reverse("round-detail", args=[slug, r.number]) for r in imported.rounds.all()),
+                *(reverse("round-sheets", args=[slug, r.number]) for r in imported.rounds.all()),
+            ]
+            for url in urls:
+                assert pages.get(url).status_code < 500, url
             tournament_import_document(
                 document=renamed(tournament_export_document(tournament=imported), "copy-2"),
                 players_by_name=True,
