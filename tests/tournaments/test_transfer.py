@@ -353,3 +353,26 @@ def test_mutated_exports_give_no_server_error_and_no_half_import(organiser, base
             Tournament.objects.filter(slug__in=["copy", "copy-2"]).delete()
 
     run()
+
+
+def test_the_import_page_imports_into_a_chosen_club_of_the_organiser_only(client, organiser):
+    import io
+
+    document = renamed(tournament_export_document(tournament=played(organiser)))
+    client.force_login(organiser)
+    foreign = ClubFactory(slug="foreign")
+
+    def post(**fields: str) -> str:
+        upload = io.BytesIO(json.dumps(document).encode())
+        upload.name = "t.json"
+        page = client.post(
+            reverse("tournament-import"), {"document": upload, **fields}, follow=True
+        )
+        assert page.status_code == 200
+        return page.content.decode()
+
+    assert "choose one of your clubs" in post(club=str(foreign.pk))
+    assert "Kiel has a player" in post()
+    assert not Tournament.objects.filter(slug="copy").exists()
+    post(players_by_name="1")
+    assert Tournament.objects.get(slug="copy").club.slug == "kiel"
