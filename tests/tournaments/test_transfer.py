@@ -376,3 +376,26 @@ def test_the_import_page_imports_into_a_chosen_club_of_the_organiser_only(client
     assert not Tournament.objects.filter(slug="copy").exists()
     post(players_by_name="1")
     assert Tournament.objects.get(slug="copy").club.slug == "kiel"
+
+
+def test_a_dispute_the_organiser_settled_imports_settled(organiser):
+    from tournaments.services.results import result_accept
+
+    tournament = tournament_with_players(2, club=organiser.organised_clubs.get())
+    round_ = round_pair_next(tournament=tournament)
+    round_publish(round=round_)
+    game = Game.objects.get(table__round=round_, number=1)
+    game_record_out(game=game, out=[3, 1], by=Actor.player(game.table.seats.get(position=1)))
+    game_record_out(game=game, out=[1, 3], by=Actor.player(game.table.seats.get(position=2)))
+    result_accept(submission=game.submissions.order_by("pk").first(), by=DIRECTOR)
+    document = tournament_export_document(tournament=tournament)
+    imported = tournament_import_document(
+        document=renamed(document), players_by_name=True, by=organiser
+    )
+    copy_game = Game.objects.get(table__round__tournament=imported, table__number=1, number=1)
+    assert copy_game.out_list(2) == [3, 1] and copy_game.confirmed
+    assert list(copy_game.submissions.order_by("pk").values_list("state", flat=True)) == [
+        State.CONFIRMED,
+        State.DISCARDED,
+    ]
+    assert tournament_export_document(tournament=imported)["rounds"] == document["rounds"]

@@ -40,7 +40,7 @@ from .audit import audit_record
 from .clubs import player_create
 from .errors import ServiceError
 from .freshness import standings_changed
-from .results import Actor, game_confirm, game_record_moves, game_record_out
+from .results import Actor, game_confirm, game_record_moves, game_record_out, result_accept
 from .tournaments import _check_game
 
 FORMAT = "agon-tournament"
@@ -266,6 +266,7 @@ def _replay(
                     "setup": data.get("setup", {}),
                 }
             ]
+    accepted: list[tuple[str, Any]] = []
     for i, sub in enumerate(submissions):
         here = f"{path}.submissions[{i}]"
         try:
@@ -296,8 +297,21 @@ def _replay(
                 if confirmer is None:
                     raise ServiceError("no such seat", field="decided_by")
                 game_confirm(game=game, by=Actor.player(confirmer))
+            if (
+                sub["state"] == ResultSubmission.State.CONFIRMED
+                and sub["seat"] is not None
+                and not sub["decided_by"]
+            ):
+                # A report the organiser accepted: accepted once the reports it settled
+                # are replayed too.
+                accepted.append((here, game.submissions.order_by("-pk").first()))
         except ServiceError as exc:
             raise ServiceError(f"{here}.{exc.field or 'out'}: {exc.message}", field=here) from None
+    for here, submission in accepted:
+        try:
+            result_accept(submission=submission, by=director)
+        except ServiceError as exc:
+            raise ServiceError(f"{here}.state: {exc.message}", field=here) from None
     states = list(game.submissions.order_by("created_at", "pk").values_list("state", "out"))
     if [(s["state"], s["out"]) for s in submissions] != [(st, list(out)) for st, out in states]:
         raise ServiceError(
