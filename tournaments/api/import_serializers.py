@@ -25,7 +25,7 @@ class TournamentDocument(TournamentSerializer):
     """The API's own tournament serializer (the same choices, ranges and tie-breaks), with
     the slug and status of the exported tournament."""
 
-    slug = serializers.SlugField(max_length=120)
+    slug = serializers.SlugField(max_length=160)
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
 
     class Meta(TournamentSerializer.Meta):
@@ -114,7 +114,7 @@ class TournamentImportDocument(serializers.Serializer):
     entries = EntryDocument(many=True, max_length=10_000)
     forbidden = serializers.ListField(
         child=serializers.ListField(
-            child=serializers.CharField(max_length=200, allow_blank=True),
+            child=serializers.CharField(max_length=120, allow_blank=True),
             min_length=3,
             max_length=3,
         ),

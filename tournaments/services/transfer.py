@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
+from django.db import DataError, IntegrityError, transaction
 from django.utils import timezone
 
 from tournaments import signals
@@ -211,7 +211,7 @@ def tournament_import_document(
     try:
         with transaction.atomic():
             tournament = _import(data, club, by, dict(players or {}), players_by_name)
-    except IntegrityError as exc:
+    except (IntegrityError, DataError) as exc:
         raise ServiceError(f"the document contradicts itself or this site: {exc}") from None
     return tournament
 
