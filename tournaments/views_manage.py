@@ -474,12 +474,19 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
                 document = json.loads(upload.read().decode("utf-8"))
             except (UnicodeDecodeError, ValueError) as exc:
                 raise ServiceError(f"not a JSON document: {exc}", field="document") from None
+            chosen = request.POST.get("club", "")
+            club = clubs.filter(pk=int(chosen)).first() if chosen.isdigit() else None
+            if chosen and club is None:
+                raise ServiceError("choose one of your clubs", field="club")
             tournament = tournament_import_document(
-                document=document, by=Actor.director(request.user)
+                document=document,
+                club=club,
+                players_by_name=bool(request.POST.get("players_by_name")),
+                by=Actor.director(request.user),
             )
         except ServiceError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(request, _("%(name)s imported.") % {"name": tournament.name})
             return _back(tournament)
-    return render(request, "tournaments/import.html", {})
+    return render(request, "tournaments/import.html", {"clubs": clubs})

@@ -314,7 +314,9 @@ def test_an_imported_result_is_the_importers_entry_and_no_link_replaces_it(organ
     game_record_out(game=game, out=[3, 1], by=DIRECTOR)
     document = tournament_export_document(tournament=game.table.round.tournament)
     document["tournament"]["slug"] = "copy"
-    copy = tournament_import_document(document=document, by=Actor.director(organiser))
+    copy = tournament_import_document(
+        document=document, players_by_name=True, by=Actor.director(organiser)
+    )
     imported = Game.objects.get(table__round__tournament=copy, table__number=1, number=1)
     entry = imported.submissions.get()
     assert entry.state == State.ENTERED and entry.by_user == organiser and entry.out == [3, 1]

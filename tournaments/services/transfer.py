@@ -1,16 +1,27 @@
 """A whole tournament as one JSON document, and back: move it between installations
-without loss (entries, seeds, rounds, tables, seats, games, move records)."""
+without loss (entries, seeds, rounds, tables, seats, games, move records and their
+setups, every result submission, the audit log).
+
+An import is a write like any other: the document is checked against its schema
+(tournaments/api/import_serializers.py) before anything is written, the importer must
+organise the club it goes into, players are created there or mapped explicitly, and
+every result is replayed through the result services (and so the rules engines). It is
+all or nothing; its closed rounds are then rated like rounds closed here."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.utils.dateparse import parse_date, parse_datetime
+from django.core.exceptions import PermissionDenied
+from django.db import DataError, IntegrityError, transaction
+from django.utils import timezone
 
+from tournaments import signals
 from tournaments.models import (
+    AuditEntry,
     Club,
     Entry,
     ForbiddenPair,
@@ -22,13 +33,18 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.permissions import can_organise
 
 from .actor import Actor, require_actor
 from .audit import audit_record
+from .clubs import player_create
 from .errors import ServiceError
+from .freshness import standings_changed
+from .results import game_confirm, game_record_moves, game_record_out, result_accept
+from .tournaments import _check_game
 
 FORMAT = "agon-tournament"
-VERSION = 1
+VERSION = 2  # 2 added setups, submissions and the audit log; 1 still imports
 SETTINGS = [
     "name",
     "slug",
@@ -60,6 +76,24 @@ def tournament_export_document(*, tournament: Tournament) -> dict[str, Any]:
         .values_list("table_id", "entry_id")
     ):
         seats_by_table.setdefault(table_id, []).append(key[entry_id])
+    submissions_by_game: dict[int, list[dict[str, Any]]] = {}
+    for sub in (
+        ResultSubmission.objects.filter(game__table__round__tournament=tournament)
+        .select_related("by_seat", "decided_by_seat")
+        .order_by("created_at", "pk")
+    ):
+        submissions_by_game.setdefault(sub.game_id, []).append(
+            {
+                "seat": sub.by_seat.position if sub.by_seat else None,
+                "state": sub.state,
+                "decided_by": sub.decided_by_seat.position if sub.decided_by_seat else None,
+                "status": sub.status,
+                "out": list(sub.out),
+                "moves": list(sub.moves),
+                "colours_out": dict(sub.colours_out),
+                "setup": dict(sub.setup),
+            }
+        )
     games_by_table: dict[int, list[dict[str, Any]]] = {}
     for game in Game.objects.filter(table__round__tournament=tournament).order_by("number"):
         n = len(seats_by_table.get(game.table_id, []))
@@ -73,6 +107,8 @@ def tournament_export_document(*, tournament: Tournament) -> dict[str, Any]:
                 "out": game.out_list(n),
                 "colours_out": game.colours_out,
                 "moves": game.moves,
+                "setup": game.setup,
+                "submissions": submissions_by_game.get(game.pk, []),
             }
         )
     rounds = []
@@ -124,117 +160,272 @@ def tournament_export_document(*, tournament: Tournament) -> dict[str, Any]:
             for f in ForbiddenPair.objects.filter(tournament=tournament)
         ],
         "rounds": rounds,
+        "audit": [
+            {
+                "user": a.user.get_username() if a.user else None,
+                "action": a.action,
+                "target": a.target,
+                "before": a.before,
+                "after": a.after,
+                "at": _plain(a.at),
+            }
+            for a in tournament.audit.select_related("user").order_by("at", "pk")
+        ],
     }
 
 
-def tournament_import_document(*, document: Any, by: Actor) -> Tournament:
-    """Create the tournament a document describes, all or nothing."""
+def tournament_import_document(
+    *,
+    document: Any,
+    by: Actor,
+    club: Club | None = None,
+    players: Mapping[str, int] | None = None,
+    players_by_name: bool = False,
+) -> Tournament:
+    """Create the tournament a document describes in ``club`` (by default the club of
+    the document's slug), all or nothing. ``players`` maps entry keys to players of that
+    club; with ``players_by_name`` the club's players of the same names are used; any
+    other entry gets a new player, and a name the club already has is refused."""
+    from tournaments.api.import_serializers import TournamentImportDocument, error_lines
+
     require_actor(by)
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ServiceError("not an Agon tournament document", field="document")
-    if document.get("version") != VERSION:
-        raise ServiceError(f"unsupported document version {document.get('version')!r}")
+    if by.user is None or not by.user.is_authenticated:
+        raise PermissionDenied("only club organisers import tournaments")
+    schema = TournamentImportDocument(data=document)
+    if not schema.is_valid():
+        lines = error_lines(schema.errors)
+        more = f" (and {len(lines) - 3} more)" if len(lines) > 3 else ""
+        raise ServiceError("; ".join(lines[:3]) + more, field="document")
+    data: dict[str, Any] = schema.validated_data
+    if club is None:
+        club = Club.objects.filter(slug=data["club"]["slug"]).first()
+        if club is None:
+            # An import never creates a club: the organiser chooses one of theirs.
+            raise ServiceError(
+                f"there is no club {data['club']['slug']!r} here; choose the club to import into",
+                field="club",
+            )
+    if not can_organise(by.user, club):
+        raise PermissionDenied(
+            f"you do not organise {club.name}; only its organisers import into it"
+        )
     try:
         with transaction.atomic():
-            tournament = _import(document, by)
-            if by.user is not None:
-                tournament.directors.add(by.user)
-            audit_record(tournament=tournament, by=by, action="import", target=tournament.name)
-            return tournament
-    except ServiceError:
-        raise
-    except IntegrityError as exc:
+            tournament = _import(data, club, by, dict(players or {}), players_by_name)
+    except (IntegrityError, DataError) as exc:
         raise ServiceError(f"the document contradicts itself or this site: {exc}") from None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ServiceError(f"the document is incomplete or malformed: {exc!r}") from None
+    return tournament
 
 
-def _import(document: dict[str, Any], by: Actor) -> Tournament:
-    club_data = document["club"]
-    club, created = Club.objects.get_or_create(
-        slug=club_data["slug"],
-        defaults={"name": club_data["name"], "city": club_data.get("city", "")},
-    )
-    from tournaments.permissions import can_organise
-
-    # A club new to this site is created with the tournament; an existing one is only
-    # imported into by its organisers.
-    if not created and not can_organise(by.permission_user, club):
+def _player_for(
+    row: dict[str, Any],
+    index: int,
+    club: Club,
+    by: Actor,
+    players: dict[str, int],
+    by_name: bool,
+) -> Player:
+    path = f"entries[{index}].player"
+    if row["key"] in players:
+        player = Player.objects.filter(pk=players[row["key"]], club=club).first()
+        if player is None:
+            raise ServiceError(f"{path}: the chosen player is not one of {club.name}'s", field=path)
+        return player
+    existing = Player.objects.filter(club=club, name=" ".join(row["player"].split())).first()
+    if existing is not None:
+        if by_name:
+            return existing
         raise ServiceError(
-            f"you do not organise {club.name}; only its organisers import into it",
-            field="document",
+            f"{path}: {club.name} has a player {existing.name!r} already; map the entry to a "
+            "player or reuse the club's players by name",
+            field=path,
         )
-    data = document["tournament"]
-    if Tournament.objects.filter(slug=data["slug"]).exists():
-        raise ServiceError(f"a tournament {data['slug']!r} exists already on this site")
-    fields = {f: data[f] for f in SETTINGS}
-    for f in DECIMALS:
-        if fields[f] is not None:
-            fields[f] = Decimal(str(fields[f]))
-    tournament = Tournament.objects.create(
-        club=club,
-        date=parse_date(data["date"]) if data.get("date") else None,
-        created_by=by.audit_user,
-        **fields,
-    )
+    try:
+        return player_create(name=row["player"], club=club, by=by)
+    except ServiceError as exc:
+        raise ServiceError(f"{path}: {exc.message}", field=path) from None
+
+
+def _replay(
+    game: Game, data: dict[str, Any], seats: dict[int, Seat], director: Actor, path: str
+) -> None:
+    """Every submission of the game through the result services, in order; the states
+    they end in must be the document's."""
+    submissions = data.get("submissions")
+    if submissions is None:  # version 1: the result as the importing director's entry
+        submissions = []
+        if data["status"] != Game.Status.PENDING:
+            submissions = [
+                {
+                    "seat": None,
+                    "state": ResultSubmission.State.ENTERED,
+                    "decided_by": None,
+                    "status": data["status"],
+                    "out": data["out"],
+                    "moves": data["moves"],
+                    "colours_out": data["colours_out"],
+                    "setup": data.get("setup", {}),
+                }
+            ]
+    accepted: list[tuple[str, Any]] = []
+    for i, sub in enumerate(submissions):
+        here = f"{path}.submissions[{i}]"
+        try:
+            seat = seats.get(sub["seat"]) if sub["seat"] is not None else None
+            if sub["seat"] is not None and seat is None:
+                raise ServiceError(f"no seat {sub['seat']} at this table", field="seat")
+            actor = Actor.player(seat) if seat is not None else director
+            finished = sub["status"] == Game.Status.FINISHED
+            if sub["moves"]:
+                game_record_moves(
+                    game=game, moves=sub["moves"], finished=finished, setup=sub["setup"], by=actor
+                )
+            else:
+                game_record_out(
+                    game=game,
+                    out=sub["out"],
+                    finished=finished,
+                    colours_out={k: "".join(v) for k, v in sub["colours_out"].items()},
+                    by=actor,
+                )
+            # Confirmed by a click of another seat's player, not by their agreeing report.
+            if (
+                sub["state"] == ResultSubmission.State.CONFIRMED
+                and sub["decided_by"]
+                and not any(s["seat"] == sub["decided_by"] for s in submissions[i + 1 :])
+            ):
+                confirmer = seats.get(sub["decided_by"])
+                if confirmer is None:
+                    raise ServiceError("no such seat", field="decided_by")
+                game_confirm(game=game, by=Actor.player(confirmer))
+            if (
+                sub["state"] == ResultSubmission.State.CONFIRMED
+                and sub["seat"] is not None
+                and not sub["decided_by"]
+            ):
+                # A report the organiser accepted: accepted once the reports it settled
+                # are replayed too.
+                accepted.append((here, game.submissions.order_by("-pk").first()))
+        except ServiceError as exc:
+            raise ServiceError(f"{here}.{exc.field or 'out'}: {exc.message}", field=here) from None
+    for here, submission in accepted:
+        try:
+            result_accept(submission=submission, by=director)
+        except ServiceError as exc:
+            raise ServiceError(f"{here}.state: {exc.message}", field=here) from None
+    states = list(game.submissions.order_by("created_at", "pk").values_list("state", "out"))
+    if [(s["state"], s["out"]) for s in submissions] != [(st, list(out)) for st, out in states]:
+        raise ServiceError(
+            f"{path}.submissions: the results do not replay to the states the document gives",
+            field=f"{path}.submissions",
+        )
+    game.refresh_from_db()
+    if game.status != data["status"] or (
+        data["status"] != Game.Status.PENDING and game.out_list(len(seats)) != data["out"]
+    ):
+        raise ServiceError(
+            f"{path}.out: the game's result is not the one its submissions give",
+            field=f"{path}.out",
+        )
+
+
+def _import(
+    data: dict[str, Any],
+    club: Club,
+    by: Actor,
+    players: dict[str, int],
+    by_name: bool,
+) -> Tournament:
+    settings = data["tournament"]
+    if Tournament.objects.filter(slug=settings["slug"]).exists():
+        raise ServiceError(
+            f"tournament.slug: a tournament {settings['slug']!r} exists already on this site",
+            field="tournament.slug",
+        )
+    tournament = Tournament(club=club, created_by=by.user, **settings)
+    try:
+        _check_game(tournament.game, tournament.policy)
+    except ServiceError as exc:
+        raise ServiceError(f"tournament.{exc.field}: {exc.message}", field="tournament") from None
+    tournament.save()
+    tournament.directors.add(by.user)
     entries: dict[str, Entry] = {}
-    for row in document["entries"]:
-        player, _ = Player.objects.get_or_create(club=club, name=row["player"])
-        entries[row["key"]] = Entry.objects.create(
-            tournament=tournament,
-            player=player,
-            seed=row["seed"],
-            status=row["status"],
-            rating=row["rating"],
-            checked_in=row["checked_in"],
-            joined_round=row["joined_round"],
-            withdrawn_after_round=row["withdrawn_after_round"],
-        )
-    for first, second, reason in document.get("forbidden", []):
+    for i, row in enumerate(data["entries"]):
+        player = _player_for(row, i, club, by, players, by_name)
+        fields = {k: v for k, v in row.items() if k not in ("key", "player")}
+        entries[row["key"]] = Entry.objects.create(tournament=tournament, player=player, **fields)
+    for i, (first, second, reason) in enumerate(data["forbidden"]):
+        if first not in entries or second not in entries or first == second:
+            raise ServiceError(f"forbidden[{i}]: two different entry keys", field="forbidden")
         ForbiddenPair.objects.create(
             tournament=tournament, first=entries[first], second=entries[second], reason=reason
         )
-    for round_data in document["rounds"]:
+    director = by
+    closed: list[Round] = []
+    for r, round_data in enumerate(data["rounds"]):
+        status = round_data["status"]
+        # Results are replayed into a published round; it is closed afterwards.
         round_ = Round.objects.create(
             tournament=tournament,
             number=round_data["number"],
-            status=round_data["status"],
-            published_at=parse_datetime(round_data["published_at"] or ""),
-            closed_at=parse_datetime(round_data["closed_at"] or ""),
+            status=Round.Status.PAIRED if status == Round.Status.PAIRED else Round.Status.PUBLISHED,
+            published_at=round_data["published_at"],
         )
-        for table_data in round_data["tables"]:
+        seen: set[str] = set()
+        for t, table_data in enumerate(round_data["tables"]):
+            path = f"rounds[{r}].tables[{t}]"
             table = Table.objects.create(
                 round=round_, number=table_data["number"], is_bye=table_data["is_bye"]
             )
-            Seat.objects.bulk_create(
-                Seat(table=table, round=round_, entry=entries[key], position=i)
-                for i, key in enumerate(table_data["seats"], start=1)
-            )
-            for game in table_data["games"]:
-                out = list(game["out"]) + [None] * (4 - len(game["out"]))
-                created = Game.objects.create(
-                    table=table,
-                    number=game["number"],
-                    first_position=game["first_position"],
-                    direction=game["direction"],
-                    status=game["status"],
-                    target=game["target"],
-                    out_1=out[0],
-                    out_2=out[1],
-                    out_3=out[2],
-                    out_4=out[3],
-                    colours_out=game["colours_out"],
-                    moves=game["moves"],
-                )
-                if game["status"] != Game.Status.PENDING:
-                    # The imported result is the importing director's entry.
-                    ResultSubmission.objects.create(
-                        game=created,
-                        by_user=by.audit_user,
-                        state=ResultSubmission.State.ENTERED,
-                        status=game["status"],
-                        out=list(game["out"]),
-                        moves=game["moves"],
-                        colours_out=game["colours_out"],
+            seats: dict[int, Seat] = {}
+            for i, key in enumerate(table_data["seats"], start=1):
+                if key not in entries or key in seen:
+                    raise ServiceError(
+                        f"{path}.seats[{i - 1}]: no entry {key!r}, or seated twice",
+                        field=f"{path}.seats",
                     )
+                seen.add(key)
+                seats[i] = Seat.objects.create(
+                    table=table, round=round_, entry=entries[key], position=i
+                )
+            for g, game_data in enumerate(table_data["games"]):
+                if game_data["first_position"] > max(len(seats), 1):
+                    raise ServiceError(
+                        f"{path}.games[{g}].first_position: no such seat",
+                        field=f"{path}.games[{g}].first_position",
+                    )
+                game = Game.objects.create(
+                    table=table,
+                    number=game_data["number"],
+                    first_position=game_data["first_position"],
+                    direction=game_data["direction"],
+                    target=game_data["target"],
+                )
+                _replay(game, game_data, seats, director, f"{path}.games[{g}]")
+        if status == Round.Status.CLOSED:
+            Round.objects.filter(pk=round_.pk).update(
+                status=Round.Status.CLOSED, closed_at=round_data["closed_at"] or timezone.now()
+            )
+            closed.append(round_)
+    # The log the document brings, in place of the replay's own entries; who acted
+    # elsewhere is no user of this site.
+    AuditEntry.objects.filter(tournament=tournament).delete()
+    for row in data["audit"]:
+        entry = AuditEntry.objects.create(
+            tournament=tournament,
+            action=row["action"],
+            target=row["target"],
+            before=row["before"],
+            after=row["after"],
+        )
+        AuditEntry.objects.filter(pk=entry.pk).update(at=row["at"])
+    audit_record(tournament=tournament, by=by, action="import", target=tournament.name)
+    standings_changed(tournament=tournament)
+    # Rated like rounds closed here (the listeners queue their jobs on commit).
+    if tournament.kind == Tournament.Kind.EVENING:
+        if tournament.status == Tournament.Status.FINISHED:
+            signals.evening_closed.send(sender=Tournament, tournament_id=tournament.pk, by=by)
+    else:
+        for round_ in closed:
+            signals.round_closed.send(sender=Round, round_id=round_.pk, by=by)
     return tournament
