@@ -233,3 +233,64 @@ def test_anonymous_users_read_published_tournaments_only(world):
     assert api.get("/api/v1/tournaments/cup/standings/").status_code == 404
     assert api.get("/api/v1/tournaments/other/").status_code == 200
     assert api.get(_game_url(world)).status_code == 404
+
+
+def _redis_down() -> dict:
+    """The cache on a loopback port where nothing listens: Redis stopped."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return {
+        "default": {
+            "BACKEND": "config.cache.FailOpenRedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+
+
+@pytest.mark.parametrize("name", list(WRITES))
+def test_with_redis_stopped_every_write_a_director_may_make_succeeds_and_is_saved(world, name):
+    """Throttles and the standings cache read Redis; with it gone they fail open, and no
+    write depends on it."""
+    from django.test import override_settings
+
+    method, url, body, prepare = WRITES[name]
+    role = "director" if name in ALLOWED["director"] else "staff"
+    assert name in ALLOWED[role]
+    api = client_for(world, role)
+    with override_settings(CACHES=_redis_down()), transaction.atomic():
+        if prepare is not None:
+            prepare(world)
+        before = state()
+        response = getattr(api, method)(url(world), body(world), format="json")
+        after = state()
+        transaction.set_rollback(True)
+    assert response.status_code == expected_status(role, name), (name, response.content[:300])
+    assert after != before, (name, "accepted but not saved")
+
+
+def test_with_redis_stopped_the_public_pages_answer(world):
+    from django.test import Client, override_settings
+
+    _close(world)
+    game = Game.objects.filter(table__round__tournament=world["tournament"]).first()
+    pages = [
+        "/",
+        "/t/cup/",
+        "/t/cup/standings/",
+        "/t/cup/standings/?format=csv",
+        "/t/cup/rounds/1/",
+        "/t/cup/projector/",
+        "/t/cup/projector/data.json",
+        f"/games/{game.pk}/",
+        "/ratings/",
+        "/api/v1/tournaments/cup/standings/",
+        "/api/v1/tournaments/",
+        "/api/v1/ratings/",
+    ]
+    with override_settings(CACHES=_redis_down()):
+        for page in pages:
+            assert Client().get(page).status_code == 200, page
