@@ -414,3 +414,28 @@ def test_a_dispute_the_organiser_settled_imports_settled(organiser):
         State.DISCARDED,
     ]
     assert tournament_export_document(tournament=imported)["rounds"] == document["rounds"]
+
+
+def test_game_versions_survive_the_round_trip(organiser):
+    tournament = played(organiser)
+    game = Game.objects.filter(table__round__tournament=tournament).first()
+    game_record_out(game=game, out=[1, 3], by=Actor.director(organiser))
+    game_record_out(game=game, out=[3, 1], by=Actor.director(organiser))
+    versions = sorted(
+        Game.objects.filter(table__round__tournament=tournament).values_list(
+            "table__round__number", "table__number", "number", "version"
+        )
+    )
+    assert max(v for *_, v in versions) >= 3
+    document = tournament_export_document(tournament=tournament)
+    imported = tournament_import_document(
+        document=renamed(document), players_by_name=True, by=Actor.director(organiser)
+    )
+    assert (
+        sorted(
+            Game.objects.filter(table__round__tournament=imported).values_list(
+                "table__round__number", "table__number", "number", "version"
+            )
+        )
+        == versions
+    )

@@ -80,6 +80,9 @@ class GameDocument(serializers.Serializer):
     # Version 2: the setup of the move record and every submission, in order.
     setup = serializers.DictField(required=False, default=dict)
     submissions = SubmissionDocument(many=True, required=False)
+    # The game's version (its count of writes), so a device that saw it before the
+    # export still gets a conflict rather than overwriting; absent in older documents.
+    version = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
 
 
 class TableDocument(serializers.Serializer):

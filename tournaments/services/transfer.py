@@ -109,6 +109,7 @@ def tournament_export_document(*, tournament: Tournament) -> dict[str, Any]:
                 "moves": game.moves,
                 "setup": game.setup,
                 "submissions": submissions_by_game.get(game.pk, []),
+                "version": game.version,
             }
         )
     rounds = []
@@ -402,6 +403,9 @@ def _import(
                     target=game_data["target"],
                 )
                 _replay(game, game_data, seats, director, f"{path}.games[{g}]")
+                if "version" in game_data:
+                    # The replay counted its own writes; the version is the document's.
+                    Game.objects.filter(pk=game.pk).update(version=game_data["version"])
         if status == Round.Status.CLOSED:
             Round.objects.filter(pk=round_.pk).update(
                 status=Round.Status.CLOSED, closed_at=round_data["closed_at"] or timezone.now()
