@@ -36,7 +36,10 @@ def first_game(round_: Round) -> Game:
 
 
 def messages_text(browser: Any) -> str:
-    return browser.find_element(By.TAG_NAME, "body").text
+    # Read in one script call: an element found just before a form's redirect replaced
+    # the document would belong to the old page ("Node ... does not belong to the
+    # document"), which a wait does not count as "not yet".
+    return str(browser.execute_script("return document.body ? document.body.innerText : ''"))
 
 
 def test_players_report_by_the_qr_link_and_the_opponent_confirms(
@@ -76,10 +79,11 @@ def test_players_report_by_the_qr_link_and_the_opponent_confirms(
     assert form.find_element(By.NAME, "finished").is_selected()
     form.find_element(By.XPATH, ".//button[normalize-space()='Report']").click()
 
+    # The message is on the page the redirect loads: wait for it before reading the form.
+    wait(lambda b: "an opponent must confirm it" in messages_text(b))
     form = wait(lambda b: b.find_element(By.CSS_SELECTOR, f"#game-{game.pk} .muted"))
     assert "3:1" in form.text
     assert "awaiting confirmation" in form.text
-    assert "an opponent must confirm it" in messages_text(browser)
     game.refresh_from_db()
     assert (game.out_1, game.out_2) == (3, 1)
     assert game.status == Game.Status.FINISHED
