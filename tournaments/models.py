@@ -388,6 +388,9 @@ class AuditEntry(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # Who acted, as text: kept when the user is deleted and when the entry comes from
+    # another site's export, where no local user stands behind the name.
+    actor = models.CharField(max_length=150, blank=True)
     action = models.CharField(max_length=64)
     target = models.CharField(max_length=120, blank=True)
     before = models.JSONField(null=True, blank=True)

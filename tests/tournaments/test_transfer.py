@@ -217,6 +217,38 @@ def test_the_audit_log_survives_the_round_trip(organiser):
     ]
 
 
+def test_imported_audit_entries_keep_who_acted_as_text_not_as_a_local_user(organiser):
+    tournament = played(organiser)
+    game = Game.objects.filter(table__round__tournament=tournament).first()
+    game_record_out(game=game, out=[1, 3], by=Actor.director(organiser))  # a closed round
+    document = tournament_export_document(tournament=tournament)
+    actors = [a["actor"] for a in document["audit"]]
+    assert set(actors) == {"command", organiser.username}
+    imported = tournament_import_document(
+        document=renamed(document), players_by_name=True, by=Actor.director(organiser)
+    )
+    log = list(AuditEntry.objects.filter(tournament=imported).order_by("at", "pk"))
+    assert [a.actor for a in log] == [*actors, organiser.username]
+    assert all(a.user is None for a in log[:-1])  # the same name here is not the same person
+    assert (log[-1].action, log[-1].user) == ("import", organiser)
+
+
+def test_a_document_without_actors_names_the_exported_user(organiser):
+    tournament = played(organiser)
+    game = Game.objects.filter(table__round__tournament=tournament).first()
+    game_record_out(game=game, out=[1, 3], by=Actor.director(organiser))
+    document = renamed(tournament_export_document(tournament=tournament))
+    for row in document["audit"]:
+        del row["actor"]
+    imported = tournament_import_document(
+        document=document, players_by_name=True, by=Actor.director(organiser)
+    )
+    log = AuditEntry.objects.filter(tournament=imported).order_by("at", "pk")
+    assert list(log.values_list("actor", flat=True)) == [
+        row["user"] or "" for row in document["audit"]
+    ] + [organiser.username]
+
+
 def test_a_version_1_document_still_imports(organiser):
     tournament = played(organiser)
     document = renamed(tournament_export_document(tournament=tournament))

@@ -102,6 +102,7 @@ class RoundDocument(serializers.Serializer):
 
 class AuditDocument(serializers.Serializer):
     user = serializers.CharField(max_length=150, allow_blank=True, allow_null=True)
+    actor = serializers.CharField(max_length=150, allow_blank=True, required=False, default="")
     action = serializers.CharField(max_length=64)
     target = serializers.CharField(max_length=120, allow_blank=True)
     before = serializers.JSONField(allow_null=True)

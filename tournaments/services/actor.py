@@ -57,6 +57,15 @@ class Actor:
         return self.user
 
     @property
+    def label(self) -> str:
+        """The actor as the audit log names it."""
+        if self.seat is not None:
+            return f"seat {self.seat.position} ({self.seat.entry.player.name})"[:150]
+        if self.user is not None:
+            return self.user.get_username()[:150]
+        return "command"
+
+    @property
     def permission_user(self) -> AbstractBaseUser | AnonymousUser:
         """The user whose permissions are checked; a command or a player has none."""
         return self.user if self.user is not None else AnonymousUser()

@@ -17,8 +17,14 @@ def audit_record(
     after: Any = None,
 ) -> AuditEntry:
     """One line of a tournament's audit log, naming the actor's user (none for a
-    command or a player's link)."""
-    user = require_actor(by).audit_user
+    command or a player's link) and the actor as text."""
+    actor = require_actor(by)
     return AuditEntry.objects.create(
-        tournament=tournament, user=user, action=action, target=target, before=before, after=after
+        tournament=tournament,
+        user=actor.audit_user,
+        actor=actor.label,
+        action=action,
+        target=target,
+        before=before,
+        after=after,
     )

@@ -164,6 +164,7 @@ def tournament_export_document(*, tournament: Tournament) -> dict[str, Any]:
         "audit": [
             {
                 "user": a.user.get_username() if a.user else None,
+                "actor": a.actor,
                 "action": a.action,
                 "target": a.target,
                 "before": a.before,
@@ -411,12 +412,14 @@ def _import(
                 status=Round.Status.CLOSED, closed_at=round_data["closed_at"] or timezone.now()
             )
             closed.append(round_)
-    # The log the document brings, in place of the replay's own entries; who acted
-    # elsewhere is no user of this site.
+    # The log the document brings, in place of the replay's own entries. Who acted
+    # elsewhere is no user of this site: the name is kept as text, never matched to a
+    # local user of the same name.
     AuditEntry.objects.filter(tournament=tournament).delete()
     for row in data["audit"]:
         entry = AuditEntry.objects.create(
             tournament=tournament,
+            actor=row.get("actor") or row.get("user") or "",
             action=row["action"],
             target=row["target"],
             before=row["before"],
