@@ -306,3 +306,43 @@ def test_the_admin_shows_played_settings_read_only(played):
     page = admin.get(f"/admin/tournaments/tournament/{played.pk}/change/").content.decode()
     assert 'name="name"' in page
     assert 'name="game"' not in page and 'name="factor_2"' not in page
+
+
+def test_clearing_a_closed_result_replays_the_ratings_without_it(
+    director, django_capture_on_commit_callbacks
+):
+    before, middle, after = three_tournaments(director)
+    play(before, 1, django_capture_on_commit_callbacks)
+    play(middle, 2, django_capture_on_commit_callbacks)
+    play(after, 1, django_capture_on_commit_callbacks)
+    game = Game.objects.filter(table__round__tournament=middle, table__round__number=1).first()
+    api = APIClient()
+    api.force_authenticate(director)
+    stale = api.delete(f"/api/v1/games/{game.pk}/result/?version={game.version - 1}")
+    assert stale.status_code == 409
+    assert Game.objects.get(pk=game.pk).status == "finished"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.delete(f"/api/v1/games/{game.pk}/result/?version={game.version}")
+    assert response.status_code == 200, response.content
+    assert (response.json()["status"], Game.objects.get(pk=game.pk).status) == ("pending",) * 2
+    assert game.submissions.exclude(state="discarded").count() == 0
+    assert AuditEntry.objects.filter(action="clear result", actor="td").count() == 1
+    assert RatingJob.objects.filter(status="done").exists()
+    assert not RatingJob.objects.exclude(status="done").exists()
+    assert ratings_now() == replay_from_nothing()  # identical to the bit
+
+
+def test_only_a_director_of_the_tournament_clears_a_result(
+    director, django_capture_on_commit_callbacks
+):
+    _, middle, _ = three_tournaments(director)
+    play(middle, 1, django_capture_on_commit_callbacks)
+    game = Game.objects.filter(table__round__tournament=middle).first()
+    api = APIClient()
+    api.force_authenticate(UserFactory(username="stranger"))
+    assert api.delete(f"/api/v1/games/{game.pk}/result/").status_code == 403
+    api.force_authenticate(director)
+    assert api.delete(f"/api/v1/games/{game.pk}/result/?version=x").status_code == 400
+    assert api.delete(f"/api/v1/games/{game.pk}/").status_code == 405  # a game is never deleted
+    assert Game.objects.get(pk=game.pk).status == "finished"
+    assert not AuditEntry.objects.filter(action="clear result").exists()

@@ -163,6 +163,15 @@ class GameSerializer(serializers.ModelSerializer):
         return game.out_list(game.table.seats.count())
 
 
+class ClearResultSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="Refuse to clear if the game changed since.",
+    )
+
+
 class GameResultSerializer(serializers.Serializer):
     """Either `out` (pieces out per seat position), or `moves` (the book's notation), or
     `events` (the online client's JSON event list). `version` is the version you saw."""

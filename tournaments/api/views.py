@@ -325,7 +325,7 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
     serializer_class = s.GameSerializer
     permission_classes = [DirectorsWrite]
     filterset_fields = ["status", "table__round__number"]
-    http_method_names = ["get", "put", "patch", "head", "options"]
+    http_method_names = ["get", "put", "patch", "delete", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Game]:
         tournaments = visible_tournaments(self.request)
@@ -347,6 +347,27 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
         game = self.get_object()
         by = Actor.director(request.user)
         return Response(s.GameSerializer(record_result(game, request, by)).data)
+
+    @extend_schema(
+        parameters=[s.ClearResultSerializer],
+        request=None,
+        responses={
+            200: s.GameSerializer,
+            409: OpenApiResponse(description="the game changed since `version`"),
+        },
+    )
+    @action(detail=True, methods=["delete"], url_path="result")
+    def clear_result(self, request: Request, pk: str) -> Response:
+        """Takes the game's result back: not played yet; its submissions stay listed,
+        discarded. In a closed round standings and ratings are computed again."""
+        query = s.ClearResultSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        game = result_services.game_clear(
+            game=self.get_object(),
+            version=query.validated_data.get("version"),
+            by=Actor.director(request.user),
+        )
+        return Response(s.GameSerializer(game).data)
 
 
 def record_result(game: Game, request: Request, by: Actor) -> Game:

@@ -412,6 +412,29 @@ def result_accept(*, submission: ResultSubmission, by: Actor, version: int | Non
     return locked
 
 
+def game_clear(*, game: Game, version: int | None = None, by: Actor) -> Game:
+    """A director takes a game's result back (entered at the wrong table, say): every
+    submission is discarded, kept in the list as the audit trail, and the game is not
+    played yet. In a closed round the standings and the ratings are computed again."""
+    if by.is_player:
+        raise ServiceError("only a director can clear a result")
+    require_actor(by)
+    with transaction.atomic():
+        locked, submissions = _lock(game, version)
+        if locked.table.round.status == Round.Status.PAIRED:
+            raise ServiceError("this round is not published; it has no results yet")
+        if locked.status == Game.Status.PENDING and not any(s.state in LIVE for s in submissions):
+            return locked
+        seats = _seats(locked)
+        before = _game_snapshot(locked, seats)
+        _discard(submissions, by)
+        _materialise(locked, submissions)
+        _after_director_change(
+            game=locked, before=before, by=by, action="clear result", seats=seats, always=True
+        )
+    return locked
+
+
 def game_record_moves(
     *,
     game: Game,

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
 from tournaments.models import Club, Entry, ForbiddenPair, Game, Player, Round, Seat, Tournament
 from tournaments.services.actor import Actor
+from tournaments.services.results import game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
@@ -59,6 +60,12 @@ def _publish(world) -> None:
 def _close(world) -> None:
     _publish(world)
     round_close(round=_round_1(world), by=Actor.director(world["users"]["director"]), force=True)
+
+
+def _with_result(world) -> None:
+    _publish(world)
+    game = Game.objects.filter(table__round=_round_1(world)).first()
+    game_record_out(game=game, out=[3, 1], by=Actor.director(world["users"]["director"]))
 
 
 Write = tuple[str, Callable[[dict], str], Callable[[dict], dict], Callable[[dict], None] | None]
@@ -134,6 +141,7 @@ WRITES: dict[str, Write] = {
         _publish,
     ),
     "game result": ("put", _game_url, lambda w: {"out": [3, 1]}, _publish),
+    "game result clear": ("delete", lambda w: _game_url(w) + "result/", lambda w: {}, _with_result),
     "club create": (
         "post",
         lambda w: "/api/v1/clubs/",
@@ -163,6 +171,7 @@ SUCCESS = {
     "round publish": 200,
     "round close": 200,
     "game result": 200,
+    "game result clear": 200,
     "club create": 201,
     "club update": 200,
     "player create": 201,
@@ -179,6 +188,7 @@ DIRECTING = {
     "round publish",
     "round close",
     "game result",
+    "game result clear",
 }
 ALLOWED = {
     "anonymous": set(),
