@@ -243,7 +243,10 @@ class TournamentAdmin(ServiceAdmin):
         _adopt(obj, saved)
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        # The entries inline is read-only: no formset writes.
+        # The entries inline is read-only: nothing of it is written (the admin's change
+        # message still reads what it saved).
+        for formset in formsets:
+            formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
         directors = form.cleaned_data.get("directors")
         if directors is not None and (not change or "directors" in form.changed_data):
             # On creation the service made the creator a director: keep them.
