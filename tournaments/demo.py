@@ -1,6 +1,8 @@
 """The demo data set of the quick start: a club of 24 players, a Swiss tournament with
 finished rounds whose games were played move by move through the rules engine, and a
-club evening. Idempotent: what exists already is left alone."""
+club evening. Idempotent: what exists already is left alone. Written through the
+services like everything else: the steps as the organiser (the staff account passed
+in), the results as the organiser's own script (``Actor.command()``)."""
 
 from __future__ import annotations
 
@@ -15,10 +17,12 @@ from games import rulesets
 from games.pentagame import replay
 from games.pentagame.playout import random_game
 from tournaments.models import GAMES, Club, Entry, Game, Round, Tournament
+from tournaments.services.clubs import club_create, club_organisers_set
 from tournaments.services.entries import entries_paste, entry_check_in
 from tournaments.services.evenings import evening_close
 from tournaments.services.results import Actor, game_record_moves, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.services.tournaments import tournament_create
 
 NAMES = [
     "Jan Suchanek",
@@ -46,6 +50,7 @@ NAMES = [
     "Vera Sokolova",
     "Wim de Vries",
 ]
+CLUB = "pentagame-club-hamburg"
 SWISS = "autumn-swiss-2026"
 EVENING = "club-evening-2026-11-18"
 # The demo data is entered as the organiser's own script would: final results.
@@ -106,7 +111,9 @@ def _play_round(
 def _swiss(
     club: Club, organiser: AbstractBaseUser, strengths: dict[str, float], rng: random.Random
 ) -> None:
-    tournament = Tournament.objects.create(
+    # The tournament steps are the organiser's own, recorded under their name.
+    by = Actor.director(organiser)
+    tournament = tournament_create(
         club=club,
         name="Autumn Swiss 2026",
         slug=SWISS,
@@ -114,11 +121,8 @@ def _swiss(
         published=True,
         date=dt.date(2026, 11, 14),
         rounds_planned=5,
-        created_by=organiser,
+        by=by,
     )
-    tournament.directors.add(organiser)
-    # The tournament steps are the organiser's own, recorded under their name.
-    by = Actor.director(organiser)
     field = NAMES[:23]  # odd on purpose: every round has one 3-player table
     ratings = sorted(field, key=lambda n: -strengths[n])
     entries_paste(
@@ -139,18 +143,17 @@ def _swiss(
 def _evening(
     club: Club, organiser: AbstractBaseUser, strengths: dict[str, float], rng: random.Random
 ) -> None:
-    tournament = Tournament.objects.create(
+    # The tournament steps are the organiser's own, recorded under their name.
+    by = Actor.director(organiser)
+    tournament = tournament_create(
         club=club,
         name="Club evening 18 November",
         slug=EVENING,
         kind=Tournament.Kind.EVENING,
         published=True,
         date=dt.date(2026, 11, 18),
-        created_by=organiser,
+        by=by,
     )
-    tournament.directors.add(organiser)
-    # The tournament steps are the organiser's own, recorded under their name.
-    by = Actor.director(organiser)
     present = NAMES[5:14]
     entries_paste(tournament=tournament, text="\n".join(present), by=by)
     for entry in Entry.objects.filter(tournament=tournament):
@@ -173,7 +176,9 @@ def _evening(
 
 def _family(club: Club, organiser: AbstractBaseUser, game: str, players: int, policy: str) -> None:
     title = dict(GAMES)[game]
-    tournament = Tournament.objects.create(
+    # The tournament steps are the organiser's own, recorded under their name.
+    by = Actor.director(organiser)
+    tournament = tournament_create(
         club=club,
         name=f"{title} afternoon",
         slug=f"{game.replace('_', '-')}-afternoon",
@@ -184,11 +189,8 @@ def _family(club: Club, organiser: AbstractBaseUser, game: str, players: int, po
         rounds_planned=2,
         games_per_turn_2=1,
         games_per_turn_3=1,
-        created_by=organiser,
+        by=by,
     )
-    tournament.directors.add(organiser)
-    # The tournament steps are the organiser's own, recorded under their name.
-    by = Actor.director(organiser)
     entries_paste(tournament=tournament, text="\n".join(NAMES[14 : 14 + players]), by=by)
     for _ in range(2):
         round_ = round_pair_next(tournament=tournament, by=by)
@@ -202,11 +204,15 @@ def _family(club: Club, organiser: AbstractBaseUser, game: str, players: int, po
 def demo_load(*, organiser: AbstractBaseUser) -> str:
     rng = random.Random(2026)
     strengths = _strengths(rng)
-    club, _ = Club.objects.get_or_create(
-        slug="pentagame-club-hamburg",
-        defaults={"name": "Pentagame Club Hamburg", "city": "Hamburg"},
-    )
-    club.organisers.add(organiser)
+    # The organiser (the demo's staff account) opens the club and names themself its
+    # organiser, as staff do in the admin.
+    by = Actor.director(organiser)
+    club = Club.objects.filter(slug=CLUB).first()
+    if club is None:
+        club = club_create(name="Pentagame Club Hamburg", slug=CLUB, city="Hamburg", by=by)
+    organisers = list(club.organisers.all())
+    if organiser not in organisers:
+        club_organisers_set(club=club, organisers=[*organisers, organiser], by=by)
     done = []
     if not Tournament.objects.filter(slug=SWISS).exists():
         with transaction.atomic():

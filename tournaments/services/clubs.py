@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
@@ -14,6 +16,7 @@ from .errors import ConflictError, ServiceError
 from .freshness import standings_changed_for_players
 
 CLUB_FIELDS = ("name", "slug", "city", "rating_system")
+PLAYER_FIELDS = ("name", "club", "user")
 
 
 def _staff(by: Actor) -> bool:
@@ -53,6 +56,18 @@ def club_update(*, club: Club, by: Actor, **changes: Any) -> Club:
         for field, value in changes.items():
             setattr(locked, field, value)
         locked.save()
+    return locked
+
+
+def club_organisers_set(*, club: Club, organisers: Iterable[AbstractBaseUser], by: Actor) -> Club:
+    """Who organises the club (creates its tournaments, adds its players): staff name
+    them."""
+    require_actor(by)
+    if not _staff(by):
+        raise PermissionDenied("only staff name a club's organisers")
+    with transaction.atomic():
+        locked = Club.objects.select_for_update().get(pk=club.pk)
+        locked.organisers.set(organisers)
     return locked
 
 
@@ -97,6 +112,41 @@ def player_rename(*, player: Player, name: str, by: Actor) -> Player:
         locked.name = name
         locked.save(update_fields=["name"])
         standings_changed_for_players(players=[locked])
+    return locked
+
+
+def player_update(*, player: Player, by: Actor, **changes: Any) -> Player:
+    """Change a player's name, club or account. The name goes through
+    ``player_rename``; moving a player also needs the new club's organisers, and only
+    staff link a player to an account."""
+    require_actor(by)
+    unknown = set(changes) - set(PLAYER_FIELDS)
+    if unknown:
+        field = sorted(unknown)[0]
+        raise ServiceError(f"{field} cannot be changed here", field=field)
+    if not (_staff(by) or _organiser(by, player.club)):
+        raise PermissionDenied("only the player's club organisers may change them")
+    with transaction.atomic():
+        if "name" in changes:
+            player = player_rename(player=player, name=changes["name"], by=by)
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        fields = [f for f in ("club", "user") if f in changes and getattr(locked, f) != changes[f]]
+        if "club" in fields:
+            club = changes["club"]
+            if not (_staff(by) or _organiser(by, club)):
+                raise PermissionDenied("only the new club's organisers may take a player in")
+            if Player.objects.filter(club=club, name=locked.name).exclude(pk=locked.pk).exists():
+                raise ConflictError(f"{locked.name} is a player of that club already", field="club")
+        if "user" in fields:
+            user = changes["user"]
+            if not _staff(by):
+                raise PermissionDenied("only staff link a player to an account")
+            if user is not None and Player.objects.filter(user=user).exclude(pk=locked.pk).exists():
+                raise ConflictError("this account belongs to another player", field="user")
+        for field in fields:
+            setattr(locked, field, changes[field])
+        if fields:
+            locked.save(update_fields=fields)
     return locked
 
 

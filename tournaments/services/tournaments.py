@@ -7,8 +7,10 @@ confirms it (``recompute=True``); then the standings and ratings are recomputed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.text import slugify
@@ -68,20 +70,27 @@ def _check_game(game: str, policy: str) -> None:
         )
 
 
-def _slug_for(name: str, *, exclude: int | None = None) -> str:
-    slug = slugify(name)
+def _slug_for(name: str, *, exclude: int | None = None, slug: str = "") -> str:
+    """The name's slug, or the ``slug`` asked for (a permalink kept from elsewhere)."""
+    field = "slug" if slug else "name"
+    if slug and slugify(slug) != slug:
+        raise ServiceError("a slug has only lower-case letters, digits and dashes", field="slug")
+    slug = slug or slugify(name)
     if not slug:
         raise ServiceError("the name needs at least one letter or digit", field="name")
     clash = Tournament.objects.filter(slug=slug)
     if exclude is not None:
         clash = clash.exclude(pk=exclude)
     if clash.exists():
-        raise ServiceError("a tournament with this name exists already", field="name")
+        raise ServiceError(f"a tournament with this {field} exists already", field=field)
     return slug
 
 
-def tournament_create(*, club: Club, name: str, by: Actor, **settings: Any) -> Tournament:
-    """A new tournament of ``club``, directed by its creator."""
+def tournament_create(
+    *, club: Club, name: str, by: Actor, slug: str = "", **settings: Any
+) -> Tournament:
+    """A new tournament of ``club``, directed by its creator. Its address comes from the
+    name unless a ``slug`` is given."""
     require_actor(by)
     if not can_organise(by.permission_user, club):
         raise PermissionDenied("only this club's organisers create tournaments")
@@ -90,7 +99,7 @@ def tournament_create(*, club: Club, name: str, by: Actor, **settings: Any) -> T
         raise ServiceError(f"unknown setting {sorted(unknown)[0]}", field=sorted(unknown)[0])
     name = name.strip()
     with transaction.atomic():
-        tournament = Tournament(club=club, name=name, slug=_slug_for(name), **settings)
+        tournament = Tournament(club=club, name=name, slug=_slug_for(name, slug=slug), **settings)
         _check_game(tournament.game, tournament.policy)
         tournament.created_by = by.audit_user
         tournament.save()
@@ -154,6 +163,24 @@ def tournament_update(
         if guarded and first_round is not None:
             _ratings_changed(tournament=locked, first_round=first_round, by=by)
         locked.refresh_from_db()
+    return locked
+
+
+def tournament_directors_set(
+    *, tournament: Tournament, directors: Iterable[AbstractBaseUser], by: Actor
+) -> Tournament:
+    """Who directs the tournament besides its club's organisers (and staff)."""
+    require_actor(by)
+    if not can_direct(by.permission_user, tournament):
+        raise PermissionDenied("only this tournament's directors may name its directors")
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        before = sorted(u.get_username() for u in locked.directors.all())
+        directors = list(dict.fromkeys(directors))
+        after = sorted(u.get_username() for u in directors)
+        if before != after:
+            locked.directors.set(directors)
+            audit_record(tournament=locked, by=by, action="directors", before=before, after=after)
     return locked
 
 
@@ -250,3 +277,22 @@ def forbidden_pair_add(
                 target=f"{first.player.name} / {second.player.name}",
             )
     return pair
+
+
+def forbidden_pair_remove(*, pair: ForbiddenPair, by: Actor) -> None:
+    """These two may meet again (from the next pairing on)."""
+    require_actor(by)
+    tournament = pair.tournament
+    if not can_direct(by.permission_user, tournament):
+        raise PermissionDenied("only this tournament's directors may do that")
+    with transaction.atomic():
+        locked = ForbiddenPair.objects.select_for_update().filter(pk=pair.pk).first()
+        if locked is None:
+            return
+        audit_record(
+            tournament=tournament,
+            by=by,
+            action="allow pair",
+            target=f"{locked.first.player.name} / {locked.second.player.name}",
+        )
+        locked.delete()
