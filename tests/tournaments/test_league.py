@@ -150,3 +150,30 @@ def test_more_rounds_than_the_league_has_are_refused():
     tournament.refresh_from_db()
     with pytest.raises(ServiceError, match="the league has 3 rounds"):
         round_pair_next(tournament=tournament, by=DIRECTOR)
+
+
+def test_a_league_without_its_stored_schedule_is_made_again_from_the_start_order():
+    # As after an import of a league under way: the schedule is not in the export.
+    tournament = league(6)
+    rounds = play_through_first(tournament, 2)
+    stored = Tournament.objects.get(pk=tournament.pk).league_schedule
+    leaver = tournament.entries.order_by("seed").last()
+    assert leaver is not None
+    entry_withdraw(entry=leaver, by=DIRECTOR)
+    Tournament.objects.filter(pk=tournament.pk).update(league_schedule=None)
+    tournament.refresh_from_db()
+    third = round_pair_next(tournament=tournament, by=DIRECTOR)
+    tournament.refresh_from_db()
+    assert tournament.league_schedule["rounds"] == stored["rounds"]
+    assert len(rounds) == 2 and third.number == 3
+
+
+def play_through_first(tournament: Tournament, count: int) -> list[Round]:
+    played = []
+    for _ in range(count):
+        round_ = round_pair_next(tournament=tournament, by=DIRECTOR)
+        round_publish(round=round_, by=DIRECTOR)
+        play_round(round_)
+        round_close(round=round_, by=DIRECTOR)
+        played.append(round_)
+    return played

@@ -84,7 +84,18 @@ def _league_schedule(tournament: Tournament, number: int, by: Actor) -> LeagueSc
             return LeagueSchedule.from_json(stored)
         except ValueError:
             raise ServiceError("the stored league schedule is damaged", field="kind") from None
-    entries = _pairable(tournament, 1)
+    if number == 1:
+        entries = _pairable(tournament, 1)
+    else:
+        # No stored schedule after round 1 (a league imported mid-way: the export does
+        # not carry it): the schedule depends only on the seed order of the players at
+        # the start, so it is made again from them, withdrawn since or not.
+        entries = [
+            e
+            for e in tournament.entries.select_related("player").order_by("seed")
+            if e.joined_round <= 1
+            and not (e.status == Entry.Status.WITHDRAWN and not e.withdrawn_after_round)
+        ]
     if len(entries) < 2:
         raise ServiceError(f"a league needs at least two players; {len(entries)} can play")
     players = [str(e.pk) for e in entries]
