@@ -171,6 +171,11 @@ class Tournament(models.Model):
     # standings (results, rounds, entries, names and ratings shown, settings); the
     # standings' ETag and cache key are made from it (selectors/standings.py).
     standings_version = models.PositiveIntegerField(default=0, editable=False)
+    # A round-robin league's whole schedule, fixed when round 1 is paired
+    # (tournaments/pairing/league.py, LeagueSchedule.as_json): stored rather than derived
+    # again, so later entries, withdrawals or a better search never change a league
+    # under way. Empty for other kinds and before the start.
+    league_schedule = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-date", "-created_at"]

@@ -7,6 +7,12 @@ urlpatterns = [
     path("import/", views_manage.tournament_import, name="tournament-import"),
     path("<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("<slug:slug>/standings/", views.tournament_standings_view, name="tournament-standings"),
+    path("<slug:slug>/crosstable/", views.tournament_crosstable_view, name="tournament-crosstable"),
+    path(
+        "<slug:slug>/crosstable.csv",
+        views.tournament_crosstable_csv,
+        name="tournament-crosstable-csv",
+    ),
     path("<slug:slug>/projector/", views_live.projector, name="projector"),
     path("<slug:slug>/projector/data.json", views_live.projector_data, name="projector-data"),
     path("<slug:slug>/export.json", views.tournament_export, name="tournament-export"),

@@ -15,6 +15,7 @@ from tournaments.models import Game
 from .csv_export import SafeWriter
 from .models import Club, Entry, Round, Seat, Tournament
 from .permissions import can_direct, can_view
+from .selectors.crosstable import tournament_crosstable
 from .selectors.rounds import round_tables
 from .selectors.standings import tournament_standings
 from .selectors.tournaments import tournaments_visible_to
@@ -98,6 +99,49 @@ def tournament_standings_view(request: HttpRequest, slug: str) -> HttpResponse:
         template or "tournaments/standings.html",
         {"tournament": tournament, "standings": standings},
     )
+
+
+@require_GET
+def tournament_crosstable_view(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(request, slug)
+    if request.GET.get("format") == "csv":
+        return tournament_crosstable_csv(request, slug)
+    return render(
+        request,
+        "tournaments/crosstable.html",
+        {"tournament": tournament, "crosstable": tournament_crosstable(tournament=tournament)},
+    )
+
+
+@require_GET
+def tournament_crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """One row per player in standings order, one column per opponent holding the sum of
+    her head-to-head dropped scores against that opponent (numbers stay numbers); empty
+    when they never met, "round N" for a league meeting still to come."""
+    tournament = _tournament(request, slug)
+    table = tournament_crosstable(tournament=tournament)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-crosstable.csv"'
+    writer = SafeWriter(response)
+    writer.writerow(
+        ["no.", "player"]
+        + [f"{line.number} {line.standing.name}" for line in table.lines]
+        + ["games", "head-to-head", "score", "rank"]
+    )
+    for line in table.lines:
+        cells: list[object] = []
+        for i, cell in enumerate(line.cells, start=1):
+            if cell is None or i == line.number:
+                cells.append("")
+            elif cell.played:
+                cells.append(cell.total)
+            else:
+                cells.append(" ".join(f"round {e.round}" for e in cell.encounters))
+        writer.writerow(
+            [line.number, line.standing.name, *cells]
+            + [line.row.games, line.row.total, line.standing.score, line.standing.rank]
+        )
+    return response
 
 
 @require_GET

@@ -12,6 +12,12 @@ Exit status 0 on success, 1 with ``{"error": ...}`` when no valid pairing exists
 2 with ``{"error": ...}`` for a malformed file. Optional extras: a player's ``starts``
 (2-player games begun so far) and ``active`` (false = withdrawn); a third element in a
 ``met`` entry gives the round (turn) number, otherwise the list is taken oldest first.
+
+A league's fixed schedule instead (league.py): add ``"league": {"cycles": 1}`` (or 2);
+the active players in seed order make the schedule, and the output is
+``{"players": [...], "policy": ..., "cycles": 1, "rounds": [{"tables": [["p1", "p2"]],
+"byes": []}, ...], "never": [], "again": []}`` (pairs that never meet, and pairs that
+meet again with their count, per cycle).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO, cast
 
 from .engine import pair_round
+from .league import league_schedule
 from .types import POLICIES, Meeting, PairingError, PairingPlayer, Policy
 
 
@@ -125,6 +132,19 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
         _emit(out, {"error": f"malformed input: {exc}"})
         return 2
     players, met, forbidden, had_triple, had_bye, policy = request
+    data = json.loads(text)
+    if "league" in data:
+        league = data["league"]
+        cycles = league.get("cycles", 1) if isinstance(league, dict) else None
+        if cycles not in (1, 2) or isinstance(cycles, bool):
+            _emit(out, {"error": 'malformed input: league must be {"cycles": 1 or 2}'})
+            return 2
+        ranked = sorted((p for p in players if p.active), key=lambda p: p.seed)
+        if len(ranked) < 2:
+            _emit(out, {"error": "no valid pairing: a league needs at least two players"})
+            return 1
+        _emit(out, league_schedule([p.id for p in ranked], policy, cycles).as_json())
+        return 0
     try:
         pairing = pair_round(players, met, forbidden, had_triple, had_bye, policy)
     except PairingError as exc:

@@ -10,7 +10,9 @@ from django.utils import timezone
 from tournaments import signals
 from tournaments.models import Entry, ForbiddenPair, Game, Round, Seat, Table, Tournament
 from tournaments.pairing import Meeting, Pairing, PairingError, PairingPlayer, pair_round
+from tournaments.pairing import Table as PairingTable
 from tournaments.pairing.first_move import game_orders
+from tournaments.pairing.league import LeagueSchedule, league_schedule
 from tournaments.selectors.standings import tournament_scores
 
 from .actor import Actor, require_actor
@@ -71,6 +73,70 @@ def _history(tournament: Tournament) -> tuple[list[Meeting], set[int], set[int],
     return met, had_triple, had_bye, starts
 
 
+def _league_schedule(tournament: Tournament, number: int, by: Actor) -> LeagueSchedule:
+    """The league's fixed schedule. Made when round 1 is paired (again when round 1 is
+    re-paired, as nobody has seen it yet) from the entries then, in seed order, and
+    stored; every later round reads it back. A double league is chosen by planning at
+    least twice the rounds of one cycle; the rounds planned then follow the schedule."""
+    stored = tournament.league_schedule
+    if number > 1 and stored is not None:
+        try:
+            return LeagueSchedule.from_json(stored)
+        except ValueError:
+            raise ServiceError("the stored league schedule is damaged", field="kind") from None
+    if number == 1:
+        entries = _pairable(tournament, 1)
+    else:
+        # No stored schedule after round 1 (a league imported mid-way: the export does
+        # not carry it): the schedule depends only on the seed order of the players at
+        # the start, so it is made again from them, withdrawn since or not.
+        entries = [
+            e
+            for e in tournament.entries.select_related("player").order_by("seed")
+            if e.joined_round <= 1
+            and not (e.status == Entry.Status.WITHDRAWN and not e.withdrawn_after_round)
+        ]
+    if len(entries) < 2:
+        raise ServiceError(f"a league needs at least two players; {len(entries)} can play")
+    players = [str(e.pk) for e in entries]
+    policy = tournament.policy
+    single = league_schedule(players, policy)  # type: ignore[arg-type]
+    cycles = 2 if tournament.rounds_planned >= 2 * len(single.rounds) else 1
+    schedule = single if cycles == 1 else league_schedule(players, policy, 2)  # type: ignore[arg-type]
+    tournament.league_schedule = schedule.as_json()
+    tournament.rounds_planned = len(schedule.rounds)
+    tournament.save(update_fields=["league_schedule", "rounds_planned"])
+    audit_record(
+        tournament=tournament,
+        by=by,
+        action="league schedule",
+        target=f"{len(schedule.rounds)} rounds, {cycles} cycle(s)",
+        after=schedule.as_json(),
+    )
+    return schedule
+
+
+def _league_round(tournament: Tournament, number: int, by: Actor) -> tuple[Pairing, list[str]]:
+    """Round ``number`` of the fixed schedule, without the players withdrawn since: a
+    table left with one player gives her the bye; a 3-player table left with two plays
+    as a 2-player table."""
+    schedule = _league_schedule(tournament, number, by)
+    if number > len(schedule.rounds):
+        raise ServiceError(f"the league has {len(schedule.rounds)} rounds", field="round")
+    playing = {str(e.pk) for e in _pairable(tournament, number)}
+    planned = schedule.rounds[number - 1]
+    tables: list[PairingTable] = []
+    byes = [p for p in planned.byes if p in playing]
+    for seats in planned.tables:
+        present = tuple(p for p in seats if p in playing)
+        if len(present) >= 2:
+            tables.append(PairingTable(present))
+        elif present:
+            byes.append(present[0])
+    pairing = Pairing(tables=tuple(tables), bye=byes[0] if byes else None)
+    return pairing, byes
+
+
 def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
     entries = _pairable(tournament, number)
     if len(entries) < 2:
@@ -115,10 +181,12 @@ def _write_tables(
     round_: Round,
     pairing: Pairing,
     links: dict[tuple[int, frozenset[int]], dict[int, str]] | None = None,
+    byes: list[str] | None = None,
 ) -> None:
     """Create the tables of a pairing. ``links`` holds, per (table number, its players),
     the players' report links from before a re-pairing: a player whose table did not
-    change keeps theirs, so the printed score sheets stay valid."""
+    change keeps theirs, so the printed score sheets stay valid. ``byes`` replaces the
+    pairing's one bye when a league round has several (opponents withdrawn)."""
     links = links or {}
     seats: list[Seat] = []
     games: list[Game] = []
@@ -147,10 +215,12 @@ def _write_tables(
                     target=tournament.sheet_target,
                 )
             )
-    if pairing.bye is not None:
+    if byes is None:
+        byes = [] if pairing.bye is None else [pairing.bye]
+    for bye in byes:
         number += 1
         table = Table.objects.create(round=round_, number=number, is_bye=True)
-        seats.append(Seat(table=table, round=round_, entry_id=int(pairing.bye), position=1))
+        seats.append(Seat(table=table, round=round_, entry_id=int(bye), position=1))
     Seat.objects.bulk_create(seats)
     Game.objects.bulk_create(games)
 
@@ -169,9 +239,13 @@ def round_pair_next(*, tournament: Tournament, by: Actor) -> Round:
             if tournament.kind != Tournament.Kind.EVENING and number > tournament.rounds_planned:
                 raise ServiceError(f"all {tournament.rounds_planned} rounds have been played")
             check_policy(tournament)
-            pairing = _compute_pairing(tournament, number)
+            byes: list[str] | None = None
+            if tournament.kind == Tournament.Kind.ROUND_ROBIN:
+                pairing, byes = _league_round(tournament, number, by)
+            else:
+                pairing = _compute_pairing(tournament, number)
             round_ = Round.objects.create(tournament=tournament, number=number)
-            _write_tables(tournament, round_, pairing)
+            _write_tables(tournament, round_, pairing, byes=byes)
             if tournament.status == Tournament.Status.DRAFT:
                 tournament.status = Tournament.Status.RUNNING
                 tournament.save(update_fields=["status"])
@@ -180,7 +254,7 @@ def round_pair_next(*, tournament: Tournament, by: Actor) -> Round:
                 by=by,
                 action="pair",
                 target=f"round {number}",
-                after=pairing.as_json(),
+                after={**pairing.as_json(), **({"byes": byes} if byes else {})},
             )
             standings_changed(tournament=tournament)
     except IntegrityError:
@@ -223,7 +297,13 @@ def round_repair(*, round: Round, by: Actor) -> Round:  # noqa: A002
         number = round_.number
         round_.delete()
         round_ = Round.objects.create(tournament=tournament, number=number)
-        _write_tables(tournament, round_, _compute_pairing(tournament, number), links)
+        if tournament.kind == Tournament.Kind.ROUND_ROBIN:
+            # Round 1 makes the schedule afresh (entries may have changed); later
+            # rounds are the schedule's, less whoever withdrew meanwhile.
+            pairing, byes = _league_round(tournament, number, by)
+            _write_tables(tournament, round_, pairing, links, byes)
+        else:
+            _write_tables(tournament, round_, _compute_pairing(tournament, number), links)
         audit_record(tournament=tournament, by=by, action="re-pair", target=f"round {number}")
         standings_changed(tournament=tournament)
     return round_

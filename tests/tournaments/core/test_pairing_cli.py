@@ -75,3 +75,18 @@ def test_malformed_input_exits_2(tmp_path: Path) -> None:
         assert "error" in out
     code, out = run_cli(str(tmp_path / "missing.json"))
     assert code == 2
+
+
+def test_a_league_request_returns_the_fixed_schedule() -> None:
+    request = {**REQUEST, "policy": "pairs+bye", "league": {"cycles": 2}}
+    code, out = run_cli("-", stdin=json.dumps(request))
+    assert code == 0
+    assert out["players"] == ["p1", "p2", "p3", "p4", "p5"]
+    assert len(out["rounds"]) == 10 and out["cycles"] == 2
+    assert out["never"] == [] and out["again"] == []
+    assert all(len(r["byes"]) == 1 for r in out["rounds"])
+
+
+def test_a_malformed_league_request_exits_2() -> None:
+    code, out = run_cli("-", stdin=json.dumps({**REQUEST, "league": {"cycles": 3}}))
+    assert code == 2 and "league" in str(out["error"])

@@ -1,0 +1,48 @@
+"""The crosstable core: head-to-head dropped scores per pair of players."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournaments.crosstable import SharedTable, crosstable
+from tournaments.scoring import dropped_scores
+
+
+def test_a_two_player_table_gives_each_game_s_dropped_score_and_its_mirror() -> None:
+    rows = crosstable(["a", "b"], [SharedTable(1, ("a", "b"), ((3, 1), (2, 3), (3, 3)))])
+    a, b = rows
+    assert a.cells["b"].encounters[0].scores == (5.0, 2.0, 3.0)
+    assert b.cells["a"].encounters[0].scores == (1.0, 4.0, 3.0)
+    assert (a.total, b.total, a.games) == (10.0, 8.0, 3)
+
+
+def test_each_pair_at_a_three_player_table_counts() -> None:
+    rows = crosstable(["a", "b", "c"], [SharedTable(2, ("a", "b", "c"), ((3, 1, 2),))])
+    by = {r.player: r for r in rows}
+    assert by["a"].cells["b"].total == 5 and by["a"].cells["c"].total == 4
+    assert by["b"].cells["c"].total == 2 and by["c"].cells["b"].total == 4
+    # The game's dropped score is the mean of the head-to-head scores.
+    for seat, player in enumerate("abc"):
+        heads = [c.total for c in by[player].cells.values()]
+        assert sum(heads) / 2 == pytest.approx(dropped_scores((3, 1, 2))[seat])
+
+
+def test_team_mates_get_no_cell_and_opponents_the_team_score() -> None:
+    table = SharedTable(1, ("a", "b", "c", "d"), ((3, 1, 2, 1),), teams=((0, 2), (1, 3)))
+    by = {r.player: r for r in crosstable(["a", "b", "c", "d"], [table])}
+    assert "c" not in by["a"].cells
+    # A+C bring out 5, B+D 2 (target 5): 5 + 3 = 8 against 2.
+    assert by["a"].cells["b"].total == 8 and by["d"].cells["c"].total == 2
+
+
+def test_scheduled_meetings_show_without_scores_and_rematches_are_listed() -> None:
+    tables = [
+        SharedTable(1, ("a", "b"), ((3, 0),)),
+        SharedTable(3, ("b", "a"), ((3, 2),)),
+    ]
+    by = {r.player: r for r in crosstable(["a", "b", "c"], tables, scheduled=[(2, ("a", "c"))])}
+    assert [e.round for e in by["a"].cells["b"].encounters] == [1, 3]
+    assert by["a"].cells["b"].total == 6 + 2
+    pending = by["c"].cells["a"]
+    assert not pending.played and pending.encounters[0].round == 2
+    assert pending.total == 0 and by["c"].games == 0

@@ -1,0 +1,136 @@
+"""The crosstable of a Swiss tournament, a league or a team event, Django-free.
+
+For each player against each opponent: the head-to-head dropped score she got in every
+game they shared, with totals. The head-to-head score of a game is the tournament's
+scoring applied to the two players' result alone: for Pentagame the book's rule,
+"everyone gets as many points as she has moved out pieces, plus the amount of pieces
+the opponent has *failed* to move out" (section 21), so a cell and its mirror always add
+up to 6 per game. At a 2-player table it is the dropped score itself; at a 3-player table
+each pair at the table counts, and a player's dropped score in the game is the mean of
+her two head-to-head scores. At a team table the opponents are the other team's players
+and the head-to-head score is the team's dropped score; team-mates get no cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .scoring import DEFAULT_SETTINGS, ScoringSettings
+
+
+@dataclass(frozen=True)
+class SharedTable:
+    """One table of one round: players by seat, and the pieces out per seat of each
+    game with a result. ``teams`` (seat indexes per team) for a team table."""
+
+    round: int
+    seats: tuple[str, ...]
+    games: tuple[tuple[int, ...], ...] = ()
+    teams: tuple[tuple[int, ...], ...] | None = None
+
+
+@dataclass(frozen=True)
+class Encounter:
+    """A round in which two players shared a table: the head-to-head score of each game
+    (empty while the round is only scheduled, as in a league's fixed schedule)."""
+
+    round: int
+    scores: tuple[float, ...] = ()
+
+    @property
+    def played(self) -> bool:
+        return bool(self.scores)
+
+
+@dataclass
+class Cell:
+    encounters: list[Encounter] = field(default_factory=list)
+
+    @property
+    def total(self) -> float:
+        return sum(sum(e.scores) for e in self.encounters)
+
+    @property
+    def games(self) -> int:
+        return sum(len(e.scores) for e in self.encounters)
+
+    @property
+    def played(self) -> bool:
+        return any(e.played for e in self.encounters)
+
+
+@dataclass
+class CrossRow:
+    player: str
+    cells: dict[str, Cell]
+
+    @property
+    def total(self) -> float:
+        return sum(c.total for c in self.cells.values())
+
+    @property
+    def games(self) -> int:
+        return sum(c.games for c in self.cells.values())
+
+    def cell(self, opponent: str) -> Cell | None:
+        return self.cells.get(opponent)
+
+
+def crosstable(
+    players: Sequence[str],
+    tables: Iterable[SharedTable],
+    settings: ScoringSettings = DEFAULT_SETTINGS,
+    scheduled: Iterable[tuple[int, Sequence[str]]] = (),
+) -> list[CrossRow]:
+    """One row per player, in the order given (e.g. the standings'). ``scheduled`` lists
+    (round, players of a table) meetings still to come; a table of ``tables`` without
+    games counts as scheduled too. Players not in ``players`` are left out."""
+    order = list(players)
+    known = set(order)
+    rows = {p: CrossRow(p, {}) for p in order}
+    for table in tables:
+        for i, j in _opponents(table):
+            a, b = table.seats[i], table.seats[j]
+            if a not in known or b not in known:
+                continue
+            rows[a].cells.setdefault(b, Cell()).encounters.append(
+                Encounter(table.round, _head_to_head(table, i, j, settings))
+            )
+            rows[b].cells.setdefault(a, Cell()).encounters.append(
+                Encounter(table.round, _head_to_head(table, j, i, settings))
+            )
+    for number, seats in scheduled:
+        for k, a in enumerate(seats):
+            for b in seats[k + 1 :]:
+                if a not in known or b not in known:
+                    continue
+                for x, y in ((a, b), (b, a)):
+                    cell = rows[x].cells.setdefault(y, Cell())
+                    if all(e.round != number for e in cell.encounters):
+                        cell.encounters.append(Encounter(number))
+    for row in rows.values():
+        for cell in row.cells.values():
+            cell.encounters.sort(key=lambda e: e.round)
+    return [rows[p] for p in order]
+
+
+def _opponents(table: SharedTable) -> list[tuple[int, int]]:
+    n = len(table.seats)
+    team_of = {}
+    if table.teams is not None:
+        team_of = {seat: t for t, members in enumerate(table.teams) for seat in members}
+    return [
+        (i, j)
+        for i in range(n)
+        for j in range(i + 1, n)
+        if table.teams is None or team_of.get(i) != team_of.get(j)
+    ]
+
+
+def _head_to_head(
+    table: SharedTable, i: int, j: int, settings: ScoringSettings
+) -> tuple[float, ...]:
+    if table.teams is not None:
+        return tuple(settings.game_scores(out, table.teams)[i] for out in table.games)
+    return tuple(settings.game_scores((out[i], out[j]))[0] for out in table.games)

@@ -1,0 +1,88 @@
+"""The crosstable page's data: a fixed number of queries whatever the field size (the
+standings, read from their cache when fresh, and the closed rounds' tables and games),
+fed to the pure core tournaments/crosstable.py."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tournaments.crosstable import Cell, CrossRow, SharedTable, crosstable
+from tournaments.models import Round, Tournament
+from tournaments.pairing.league import LeagueSchedule
+
+from .standings import StandingRow, scoring_settings, tournament_standings, tournament_tables
+
+
+@dataclass
+class CrosstableLine:
+    """A standings row with its crosstable cells, in the standings' order; ``cells``
+    holds one entry per column (None on the diagonal and for opponents never met)."""
+
+    number: int
+    standing: StandingRow
+    row: CrossRow
+    cells: list[Cell | None]
+
+
+@dataclass
+class Crosstable:
+    lines: list[CrosstableLine]
+    rounds_closed: int
+    # A league shows its meetings still to come too: its schedule is fixed at the start.
+    league: bool
+    # A league without a design in which every pair meets exactly once states how its
+    # schedule deviates: (name, name, meetings per cycle) for pairs that meet more or
+    # never (0).
+    deviation: list[tuple[str, str, int]] = field(default_factory=list)
+
+
+def tournament_crosstable(*, tournament: Tournament) -> Crosstable:
+    standings = tournament_standings(tournament=tournament)
+    tables = [
+        SharedTable(t.round, tuple(str(e) for e in t.entries), tuple(tuple(g) for g in t.games))
+        for t in tournament_tables(tournament=tournament, closed_only=True)
+        if not t.is_bye
+    ]
+    scheduled: list[tuple[int, tuple[str, ...]]] = []
+    deviation: list[tuple[str, str, int]] = []
+    names = {str(r.entry_id): r.name for r in standings.rows}
+    # The schedule goes public with round 1: until then round 1 may be paired again,
+    # which makes the schedule afresh.
+    if (
+        tournament.kind == Tournament.Kind.ROUND_ROBIN
+        and tournament.league_schedule
+        and tournament.rounds.exclude(status=Round.Status.PAIRED).exists()
+    ):
+        try:
+            schedule = LeagueSchedule.from_json(tournament.league_schedule)
+        except ValueError:
+            schedule = None
+        if schedule is not None:
+            closed = {t.round for t in tables}
+            scheduled = [
+                (number, table)
+                for number, r in enumerate(schedule.rounds, start=1)
+                if number not in closed
+                for table in r.tables
+            ]
+            deviation = [
+                (names.get(a, a), names.get(b, b), count)
+                for a, b, count in [*((a, b, 0) for a, b in schedule.never), *schedule.again]
+            ]
+    order = [str(r.entry_id) for r in standings.rows]
+    rows = crosstable(order, tables, scoring_settings(tournament), scheduled)
+    lines = [
+        CrosstableLine(number=i, standing=standing, row=row, cells=[])
+        for i, (standing, row) in enumerate(zip(standings.rows, rows, strict=True), start=1)
+    ]
+    for line in lines:
+        line.cells = [
+            None if other is line else line.row.cell(str(other.standing.entry_id))
+            for other in lines
+        ]
+    return Crosstable(
+        lines=lines,
+        rounds_closed=standings.rounds_closed,
+        league=bool(scheduled),
+        deviation=deviation,
+    )
