@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0007_tournament_standings_version'),
+        ('tournaments', '0008_auditentry_actor'),
     ]
 
     operations = [
