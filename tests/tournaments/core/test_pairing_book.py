@@ -351,6 +351,37 @@ def test_the_leader_is_never_pulled_down_to_the_last_in_a_simulated_event() -> N
         assert leader not in triple
 
 
+# The issue's 11-player event after 3 rounds (a simulation with the old default; the
+# 'closest' method still pairs it so).
+ELEVEN_SCORES = {
+    "p1": 60.0, "p2": 53.0, "p3": 29.5, "p4": 65.5, "p5": 84.0, "p6": 61.5,
+    "p7": 50.0, "p8": 44.5, "p9": 48.5, "p10": 52.5, "p11": 45.0,
+}  # fmt: skip
+ELEVEN_MET = [
+    ("p1", "p2", 1), ("p3", "p4", 1), ("p5", "p6", 1), ("p7", "p8", 1), ("p9", "p10", 1),
+    ("p9", "p11", 1), ("p10", "p11", 1), ("p11", "p4", 2), ("p5", "p1", 2),
+    ("p10", "p7", 2), ("p9", "p8", 2), ("p2", "p6", 2), ("p2", "p3", 2), ("p6", "p3", 2),
+    ("p11", "p5", 3), ("p4", "p8", 3), ("p4", "p1", 3), ("p8", "p1", 3), ("p6", "p10", 3),
+    ("p2", "p7", 3), ("p9", "p3", 3),
+]  # fmt: skip
+ELEVEN_HAD = ["p1", "p10", "p11", "p2", "p3", "p4", "p6", "p8", "p9"]
+
+
+def test_the_issues_eleven_player_event_keeps_the_leader_at_the_top() -> None:
+    field = [PairingPlayer(id=i, score=s, seed=int(i[1:])) for i, s in ELEVEN_SCORES.items()]
+    met = [Meeting(a, b, r) for a, b, r in ELEVEN_MET]
+    book = pair_round(field, met, had_triple=ELEVEN_HAD)
+    assert [set(t) for t in tables(book)] == [
+        {"p4", "p5"},  # 84 and 65.5: the leader with the next one down
+        {"p1", "p6"},
+        {"p2", "p10"},
+        {"p7", "p9"},
+        {"p3", "p8", "p11"},  # the three lowest: 29.5, 44.5, 45
+    ]
+    closest = pair_round(field, met, had_triple=ELEVEN_HAD, method="closest")
+    assert {"p3", "p5", "p7"} in [set(t) for t in tables(closest)]  # 29.5 with 84
+
+
 def isolated_top_three(n: int) -> tuple[list[PairingPlayer], list[tuple[str, str]]]:
     """p1-p3 have met everyone but each other: 2-player tables need a rematch (an odd
     group), two 3-player tables do not."""
