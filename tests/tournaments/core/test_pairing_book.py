@@ -26,6 +26,7 @@ from tournaments.pairing import (
     Policy,
     pair_round,
 )
+from tournaments.pairing import book as book_module
 from tournaments.pairing.simulate import simulate
 
 # --- the reference ------------------------------------------------------------------
@@ -438,3 +439,28 @@ def test_big_fields_follow_the_greedy_top_down_rule_where_it_gets_through(
     pairing = pair_round(state.players, state.met, policy="pairs+bye")
     assert [set(t.seats) for t in pairing.tables] == greedy
     assert pairing.rematches == 0
+
+
+def test_the_matching_guided_walk_gives_the_same_pairs_when_the_search_gives_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A field with a dead end at the bottom (the three lowest met each other and the
+    # fourth lowest), so the search must backtrack; with a step limit of 1 it gives up
+    # and the slower walk, checked by the matching test at every step, takes over.
+    n = 40
+    field = [PairingPlayer(id=f"p{i + 1}", score=float(n - i), seed=i + 1) for i in range(n)]
+    low = [f"p{i}" for i in range(n - 3, n + 1)]
+    met = [(a, b) for a, b in itertools.combinations(low, 2)]
+    searched = pair_round(field, met=met)
+    monkeypatch.setattr(book_module, "NODE_LIMIT", 1)
+    walked: list[int] = []
+    walk = book_module.Book.guided_pairs
+    monkeypatch.setattr(
+        book_module.Book,
+        "guided_pairs",
+        lambda self, members: walked.append(len(members)) or walk(self, members),
+    )
+    guided = pair_round(field, met=met)
+    assert walked == [n]
+    assert searched.rematches == guided.rematches == 0
+    assert tables(guided) == tables(searched)
