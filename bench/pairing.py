@@ -5,9 +5,13 @@ Run from the project root::
     .venv/bin/python bench/pairing.py            # 100, 1,000 and 4,000 players
     .venv/bin/python bench/pairing.py --quick    # 100 and 1,000, no dense anchor
 
-Pairs round 6 of simulated tournaments (5 rounds played with the same engine) for every
-policy, times networkx's dense blossom on the 1,000-player field as an anchor, and the
-standings of a 1,000-player, 9-round tournament. Prints a table; not a test.
+Pairs round 6 of simulated tournaments (5 rounds played with the engine's default, the
+book's method) for every policy, with both pairing methods on the same field: the book's
+top-down rule and "closest scores" (the old default) side by side, each with its
+quality (rematches, score gaps at the tables, tables where the top player did not get
+the next one down she had not met). Times networkx's dense blossom on the 1,000-player
+field as an anchor, and the standings of a 1,000-player, 9-round tournament. Prints
+tables; not a test.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import networkx as nx  # type: ignore[import-untyped]  # noqa: E402
 
-from tournaments.pairing import Pairing, Policy, pair_round  # noqa: E402
+from tournaments.pairing import Method, Pairing, Policy, pair_round  # noqa: E402
 from tournaments.pairing.simulate import SimulatedTournament, simulate  # noqa: E402
 from tournaments.standings import (  # noqa: E402
     GameResult,
@@ -34,7 +38,10 @@ from tournaments.standings import (  # noqa: E402
     compute_standings,
 )
 
-TARGETS = {100: 0.1, 1000: 2.0, 4000: 30.0}
+TARGETS: dict[Method, dict[int, float]] = {
+    "book": {100: 0.1, 1000: 1.0, 4000: 30.0},
+    "closest": {100: 0.1, 1000: 2.0, 4000: 30.0},
+}
 
 
 def best_of(repeats: int, work: Callable[[], object]) -> float:
@@ -46,7 +53,12 @@ def best_of(repeats: int, work: Callable[[], object]) -> float:
     return best
 
 
-def round_six(state: SimulatedTournament, policy: Policy, window: int | None = None) -> Pairing:
+def round_six(
+    state: SimulatedTournament,
+    policy: Policy,
+    window: int | None = None,
+    method: Method = "book",
+) -> Pairing:
     return pair_round(
         state.players,
         state.met,
@@ -55,7 +67,40 @@ def round_six(state: SimulatedTournament, policy: Policy, window: int | None = N
         state.had_bye,
         policy,
         window=window,
+        method=method,
     )
+
+
+def quality(state: SimulatedTournament, pairing: Pairing) -> tuple[float, float, int]:
+    """Mean and largest score gap within a table (top minus bottom score), and the
+    number of 2-player tables whose top player did not get the next one down (among
+    those not yet seated, and not at a 3-player table or on the bye) whom she had not
+    met: the book's rule, read greedily."""
+    score = {p.id: p.score for p in state.players}
+    gaps = [max(score[s] for s in t.seats) - min(score[s] for s in t.seats) for t in pairing.tables]
+    ranked = sorted(state.players, key=lambda p: (-p.score, p.seed, p.id))
+    rank = {p.id: i for i, p in enumerate(ranked)}
+    met = {frozenset((m.a, m.b)) for m in state.met}
+    # The 3-player tables and the bye are placed by their own rule, before the pairs.
+    taken = {s for t in pairing.tables if len(t.seats) == 3 for s in t.seats}
+    if pairing.bye is not None:
+        taken.add(pairing.bye)
+    off = 0
+    for table in sorted(pairing.tables, key=lambda t: min(rank[s] for s in t.seats)):
+        seats = sorted(table.seats, key=rank.__getitem__)
+        if len(seats) == 2:
+            top = seats[0]
+            nxt = next(
+                (
+                    p.id
+                    for p in ranked[rank[top] + 1 :]
+                    if p.id not in taken and frozenset((top, p.id)) not in met
+                ),
+                None,
+            )
+            off += nxt != seats[1]
+        taken.update(seats)
+    return sum(gaps) / max(len(gaps), 1), max(gaps, default=0.0), off
 
 
 def dense_swiss_anchor(state: SimulatedTournament) -> int:
@@ -103,8 +148,11 @@ def main() -> None:
         f"# {time.strftime('%Y-%m-%d')}  Python {platform.python_version()}  {platform.platform()}"
     )
     print()
-    print("| players | policy | simulate rounds 1-5 | pair round 6 | target | tables | rematches |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| players | policy | method | simulate rounds 1-5 | pair round 6 | target "
+        "| tables | rematches | mean / max score gap | not the next one down |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     fields: dict[int, SimulatedTournament] = {}
     for n in sizes:
         runs: list[tuple[Policy, int]] = [
@@ -120,22 +168,50 @@ def main() -> None:
             if policy == "pairs+triple" and count == n:
                 fields[n] = state
             repeats = 5 if n <= 100 else (3 if n <= 1000 else 1)
+            methods: tuple[Method, ...] = ("book", "closest")
+            for method in methods:
 
-            def work(state: SimulatedTournament = state, policy: Policy = policy) -> Pairing:
-                return round_six(state, policy)
+                def work(
+                    state: SimulatedTournament = state,
+                    policy: Policy = policy,
+                    method: Method = method,
+                ) -> Pairing:
+                    return round_six(state, policy, method=method)
 
-            elapsed = best_of(repeats, work)
-            pairing = work()
-            sizes_seen = sorted({len(t.seats) for t in pairing.tables})
-            print(
-                f"| {len(state.players):,} | {policy} | {setup:.2f} s | {elapsed:.3f} s "
-                f"| ≤ {TARGETS[n]} s | {len(pairing.tables)} of sizes {sizes_seen}"
-                f"{' + bye' if pairing.bye else ''} | {pairing.rematches} |"
-            )
-    if 1000 in fields:
+                elapsed = best_of(repeats, work)
+                pairing = work()
+                mean_gap, max_gap, off = quality(state, pairing)
+                sizes_seen = sorted({len(t.seats) for t in pairing.tables})
+                print(
+                    f"| {len(state.players):,} | {policy} | {method} | {setup:.2f} s "
+                    f"| {elapsed:.3f} s | ≤ {TARGETS[method][n]} s "
+                    f"| {len(pairing.tables)} of sizes {sizes_seen}"
+                    f"{' + bye' if pairing.bye else ''} | {pairing.rematches} "
+                    f"| {mean_gap:.1f} / {max_gap:.1f} | {off} |",
+                    flush=True,
+                )
+    # CPU time in one process (the wall clock above moves with the machine's load), on
+    # fields whose rounds 1-5 were paired by each method.
+    print()
+    print("| 1,000 players, round 6, CPU time (best of 3) | book | closest |")
+    print("|---|---|---|")
+    histories: tuple[Method, ...] = ("book", "closest")
+    for history in histories:
+        state = simulate(1000, 5, seed=1000, method=history)
+        cpu = {}
+        for method in histories:
+            best = float("inf")
+            for _ in range(3):
+                start = time.process_time()
+                round_six(state, "pairs+triple", method=method)
+                best = min(best, time.process_time() - start)
+            cpu[method] = best
+        print(f"| rounds 1-5 paired by {history} | {cpu['book']:.3f} s | {cpu['closest']:.3f} s |")
+    if 1000 in fields and not args.quick:
         state = fields[1000]
         dense = best_of(1, lambda: dense_swiss_anchor(state))
-        sliding = best_of(3, lambda: round_six(state, "pairs+triple"))
+        sliding = best_of(3, lambda: round_six(state, "pairs+triple", method="closest"))
+        book = best_of(3, lambda: round_six(state, "pairs+triple"))
         print()
         print("| anchor, same 1,000-player round-6 field | time | ratio |")
         print("|---|---|---|")
@@ -143,8 +219,10 @@ def main() -> None:
             f"| networkx dense blossom, score-gap weights, no rematch edges | {dense:.2f} s | 1 |"
         )
         print(
-            f"| pair_round, sliding window, all criteria | {sliding:.3f} s | {dense / sliding:.0f}× faster |"
+            f"| pair_round closest, sliding window, all criteria | {sliding:.3f} s "
+            f"| {dense / sliding:.0f}× faster |"
         )
+        print(f"| pair_round book, top-down search | {book:.3f} s | {dense / book:.0f}× faster |")
     players, rounds = standings_input(1000, 9)
     elapsed = best_of(3, lambda: compute_standings(players, rounds))
     print()

@@ -47,6 +47,8 @@ class TournamentForm(forms.ModelForm):
             self.fields["club"].queryset = clubs
         if not played:
             del self.fields["recompute"]
+        # A post without the method (an older page, a script) keeps the current one.
+        self.fields["pairing_method"].required = False
 
     def settings(self) -> dict[str, Any]:
         """The cleaned settings, for the services (which save them)."""
@@ -61,6 +63,10 @@ class TournamentForm(forms.ModelForm):
         if clash.exists():
             raise forms.ValidationError("a tournament with this name exists already")
         return name
+
+    def clean_pairing_method(self) -> str:
+        method: str = self.cleaned_data.get("pairing_method") or self.instance.pairing_method
+        return method
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -93,6 +99,10 @@ class ForbiddenPairForm(forms.Form):
         entries = tournament.entries.select_related("player")
         self.fields["first"].queryset = entries
         self.fields["second"].queryset = entries
+
+    def clean_pairing_method(self) -> str:
+        method: str = self.cleaned_data.get("pairing_method") or self.instance.pairing_method
+        return method
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

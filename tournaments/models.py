@@ -90,6 +90,12 @@ class Tournament(models.Model):
         PREFER_TRIPLES = "prefer-triples", "prefer 3-player tables"
         PAIRS_BYE = "pairs+bye", "2-player tables and a bye when odd"
 
+    class PairingMethod(models.TextChoices):
+        # Section 21: "Working top-down, pair each player with the next player down the
+        # list against whom she has not yet played" (docs/pairing.md).
+        BOOK = "book", _("the book's rule: top-down, the next player not yet met")
+        CLOSEST = "closest", _("closest scores at each table")
+
     class Status(models.TextChoices):
         DRAFT = "draft", "draft"
         RUNNING = "running", "running"
@@ -100,6 +106,7 @@ class Tournament(models.Model):
     PLAY_SETTINGS = (
         "rounds_planned",
         "policy",
+        "pairing_method",
         "games_per_turn_2",
         "games_per_turn_3",
         "factor_2",
@@ -123,6 +130,16 @@ class Tournament(models.Model):
         default=5, validators=[MinValueValidator(1), MaxValueValidator(99)]
     )
     policy = models.CharField(max_length=16, choices=Policy.choices, default=Policy.PAIRS_TRIPLE)
+    pairing_method = models.CharField(
+        _("pairing method"),
+        max_length=16,
+        choices=PairingMethod.choices,
+        default=PairingMethod.BOOK,
+        help_text=_(
+            "How the next round is paired once rematches and table sizes are settled; "
+            "the rounds already paired stay as they are."
+        ),
+    )
     # Section 21: "Let the three player tables play two games per turn ... two-player
     # tables should finish three games", then multiply by 3 and by 2.
     games_per_turn_2 = models.PositiveSmallIntegerField(

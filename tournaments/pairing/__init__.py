@@ -6,12 +6,24 @@ The web pages, the API and ``python -m tournaments.pairing`` all call ``pair_rou
 from .club import ClubPlayer, club_tables
 from .engine import pair_round
 from .first_move import game_orders, seat_order
-from .types import POLICIES, Meeting, Pairing, PairingError, PairingPlayer, Policy, Table
+from .types import (
+    METHODS,
+    POLICIES,
+    Meeting,
+    Method,
+    Pairing,
+    PairingError,
+    PairingPlayer,
+    Policy,
+    Table,
+)
 
 __all__ = [
+    "METHODS",
     "POLICIES",
     "ClubPlayer",
     "Meeting",
+    "Method",
     "Pairing",
     "PairingError",
     "PairingPlayer",

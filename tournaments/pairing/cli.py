@@ -2,9 +2,13 @@
 
 Input::
 
-    {"policy": "pairs+triple", "players": [{"id": "p1", "score": 12, "seed": 1}, ...],
+    {"policy": "pairs+triple", "method": "book",
+     "players": [{"id": "p1", "score": 12, "seed": 1}, ...],
      "met": [["p1", "p2"], ...], "forbidden": [["p3", "p4"]],
      "had_triple": ["p7"], "had_bye": []}
+
+``method`` is "book" (the default: section 21's top-down rule) or "closest" (scores at a
+table as close as possible); see docs/pairing.md.
 
 Output: ``{"tables": [["p1", "p2"], ["p3", "p4", "p5"]], "bye": null, "rematches": 0}``.
 Seat order within a table is the first-move order (seat 0 begins game 1).
@@ -25,15 +29,25 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO, cast
+from typing import Any, NamedTuple, TextIO, cast
 
 from .engine import pair_round
 from .league import league_schedule
-from .types import POLICIES, Meeting, PairingError, PairingPlayer, Policy
+from .types import METHODS, POLICIES, Meeting, Method, PairingError, PairingPlayer, Policy
 
 
 class MalformedInput(ValueError):
     pass
+
+
+class Request(NamedTuple):
+    players: list[PairingPlayer]
+    met: list[Meeting]
+    forbidden: list[tuple[str, str]]
+    had_triple: list[str]
+    had_bye: list[str]
+    policy: Policy
+    method: Method = "book"
 
 
 def _number(value: object, what: str) -> float:
@@ -54,15 +68,16 @@ def _ids(value: object, what: str) -> list[str]:
     return cast(list[str], value)
 
 
-def parse_request(
-    data: Any,
-) -> tuple[list[PairingPlayer], list[Meeting], list[tuple[str, str]], list[str], list[str], Policy]:
+def parse_request(data: Any) -> Request:
     """Validate the decoded JSON; raises MalformedInput with a message saying what is wrong."""
     if not isinstance(data, dict):
         raise MalformedInput("the document must be a JSON object")
     policy = data.get("policy", "pairs+triple")
     if policy not in POLICIES:
         raise MalformedInput(f"policy must be one of {', '.join(POLICIES)}")
+    method = data.get("method", "book")
+    if method not in METHODS:
+        raise MalformedInput(f"method must be one of {', '.join(METHODS)}")
     raw_players = data.get("players")
     if not isinstance(raw_players, list):
         raise MalformedInput("players must be a list")
@@ -108,7 +123,9 @@ def parse_request(
         forbidden.append((pair[0], pair[1]))
     had_triple = _ids(data.get("had_triple", []), "had_triple")
     had_bye = _ids(data.get("had_bye", []), "had_bye")
-    return players, met, forbidden, had_triple, had_bye, cast(Policy, policy)
+    return Request(
+        players, met, forbidden, had_triple, had_bye, cast(Policy, policy), cast(Method, method)
+    )
 
 
 def _emit(out: TextIO, payload: object) -> None:
@@ -131,7 +148,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, MalformedInput) as exc:
         _emit(out, {"error": f"malformed input: {exc}"})
         return 2
-    players, met, forbidden, had_triple, had_bye, policy = request
+    players, policy = request.players, request.policy
     data = json.loads(text)
     if "league" in data:
         league = data["league"]
@@ -146,7 +163,15 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
         _emit(out, league_schedule([p.id for p in ranked], policy, cycles).as_json())
         return 0
     try:
-        pairing = pair_round(players, met, forbidden, had_triple, had_bye, policy)
+        pairing = pair_round(
+            request.players,
+            request.met,
+            request.forbidden,
+            request.had_triple,
+            request.had_bye,
+            request.policy,
+            method=request.method,
+        )
     except PairingError as exc:
         _emit(out, {"error": f"no valid pairing: {exc}"})
         return 1

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .engine import pair_round
-from .types import Meeting, Pairing, PairingPlayer, Policy
+from .types import Meeting, Method, Pairing, PairingPlayer, Policy
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,7 @@ def club_tables(
     recent: Iterable[Meeting] = (),
     forbidden: Iterable[tuple[str, str]] = (),
     policy: Policy = "pairs+triple",
+    method: Method = "book",
 ) -> Pairing:
     """Tables for one round of a club evening.
 
@@ -39,4 +40,4 @@ def club_tables(
         PairingPlayer(id=p.id, score=round(p.rating), seed=i + 1, starts=p.starts)
         for i, p in enumerate(by_rating)
     ]
-    return pair_round(players, met=list(recent), forbidden=forbidden, policy=policy)
+    return pair_round(players, met=list(recent), forbidden=forbidden, policy=policy, method=method)

@@ -1,15 +1,18 @@
 """Swiss pairing with mixed 2- and 3-player tables (issue 4, section 4).
 
-The book's method (section 21): "Rank players per score. Working top-down, pair each
-player with the next player down the list against whom she has not yet played." It is
-generalised to 3-player tables and made exact where the greedy rule gets stuck:
+Two methods, both avoiding rematches first, at every field size and over every layout the
+policy allows (how many 3-player tables, or a bye):
 
-* small fields (up to ``EXACT_LIMIT`` players) are searched exhaustively, over every
-  layout the policy allows, so a rematch happens only when no arrangement avoids it;
-* bigger fields give the 3-player table or bye to the lowest-ranked eligible players
-  that leave a rematch-free remainder, and pair the remainder by weighted matching
-  (matching.py); "prefer-triples" builds 3-player tables top-down and searches the bottom
-  exhaustively.
+* "book" (default, book.py): the book's method (section 21): "Rank players per score.
+  Working top-down, pair each player with the next player down the list against whom
+  she has not yet played", backtracking only as far as needed;
+* "closest": the scores at each table as close as possible (criteria.py). Small fields
+  (up to ``EXACT_LIMIT`` players) are searched exhaustively over every layout; bigger
+  fields give the 3-player table or bye to the lowest-ranked eligible players that leave
+  a rematch-free remainder and pair the remainder by weighted matching (matching.py);
+  "prefer-triples" builds 3-player tables top-down and searches the bottom exhaustively.
+  When the preferred layout then needs a rematch, the book's search looks for another
+  layout without one, and the 2-player tables are paired again by closest scores.
 """
 
 from __future__ import annotations
@@ -17,12 +20,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
+from .book import Book, book_arrangement, book_in_layout
 from .criteria import Encoder, Field, build_field, rank_players
 from .exact import Arrangement, solve_exact
 from .first_move import seat_order
 from .layout import Layout, layouts
 from .matching import pair_players
-from .types import Meeting, Pairing, PairingError, PairingPlayer, Policy, Table
+from .types import (
+    METHODS,
+    Meeting,
+    Method,
+    Pairing,
+    PairingError,
+    PairingPlayer,
+    Policy,
+    Table,
+)
 
 EXACT_LIMIT = 12
 # How many of the lowest-ranked eligible players are tried for the 3-player table or bye.
@@ -54,13 +67,17 @@ def pair_round(
     had_bye: Iterable[str] = (),
     policy: Policy = "pairs+triple",
     window: int | None = None,
+    method: Method = "book",
 ) -> Pairing:
     """Pair one round (turn). Withdrawn players (``active=False``) are left out.
 
     ``met`` lists earlier meetings (two players at one table), ``forbidden`` pairs never
     share a table, ``had_triple``/``had_bye`` name who already had the 3-player table or
-    the bye. Raises PairingError when no valid pairing exists.
+    the bye, ``method`` is "book" or "closest" (see the module). Raises PairingError when
+    no valid pairing exists.
     """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}")
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
         raise ValueError("player ids must be unique")
@@ -74,11 +91,18 @@ def pair_round(
     if not options or (n == 1 and not options[0].bye):
         raise PairingError(f"{n} player(s) cannot be seated under policy {policy!r}")
     special_triples = policy == "pairs+triple"
-    if n <= EXACT_LIMIT:
-        arrangement = _exact_over_layouts(field, options, special_triples)
-    else:
-        arrangement = _large(field, options[0], policy, window)
-    return _publish(field, arrangement)
+
+    def closest() -> Arrangement:
+        if n <= EXACT_LIMIT:
+            return _exact_over_layouts(field, options, special_triples)
+        return _large_over_layouts(field, options, policy, window)
+
+    if method == "closest":
+        return _publish(field, closest())
+    found = book_arrangement(field, options, policy, closest)
+    if found is None:
+        raise PairingError("forbidden pairs leave no valid arrangement")
+    return _publish(field, found)
 
 
 def _exact_over_layouts(field: Field, options: list[Layout], special_triples: bool) -> Arrangement:
@@ -98,6 +122,34 @@ def _exact_over_layouts(field: Field, options: list[Layout], special_triples: bo
     if best is None:
         raise PairingError("forbidden pairs leave no valid arrangement")
     return best
+
+
+def _rematches(field: Field, arrangement: Arrangement) -> int:
+    return sum(1 for t in arrangement.tables for a, b in combinations(t, 2) if field.met(a, b))
+
+
+def _large_over_layouts(
+    field: Field, options: list[Layout], policy: Policy, window: int | None
+) -> Arrangement:
+    """The preferred layout by closest scores; if it needs a rematch, the first other
+    layout the book's search seats without one, its 2-player tables paired again by
+    closest scores (issue "The book's tournament, exactly", item 3)."""
+    first = _large(field, options[0], policy, window)
+    if _rematches(field, first) == 0:
+        return first
+    book = Book(field)
+    for layout in options[1:]:
+        tables = book_in_layout(book, layout, policy, 0)
+        if tables is None:
+            continue
+        kept = tuple(t for t in tables if len(t) == 3)
+        rest = [a for t in tables if len(t) == 2 for a in t]
+        pairs = pair_players(field, rest, window)
+        again = Arrangement(0, tuple(pairs) + kept, None)
+        if _rematches(field, again) == 0:
+            return again
+        return Arrangement(0, tuple(t for t in tables if len(t) > 1), None)
+    return first
 
 
 def _large(field: Field, layout: Layout, policy: Policy, window: int | None) -> Arrangement:

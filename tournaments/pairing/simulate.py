@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from ..scoring import DEFAULT_SETTINGS, ScoringSettings, round_scores
 from .engine import pair_round
-from .types import Meeting, Pairing, PairingPlayer, Policy
+from .types import Meeting, Method, Pairing, PairingPlayer, Policy
 
 
 @dataclass
@@ -42,6 +42,7 @@ def simulate(
     seed: int = 1,
     settings: ScoringSettings = DEFAULT_SETTINGS,
     window: int | None = None,
+    method: Method = "book",
 ) -> SimulatedTournament:
     """Play ``rounds`` rounds (turns) of an ``n``-player Swiss and return the state."""
     rng = random.Random(seed)
@@ -58,6 +59,7 @@ def simulate(
             state.had_bye,
             policy,
             window=window,
+            method=method,
         )
         state.rounds.append(pairing)
         gained: dict[str, float] = {}

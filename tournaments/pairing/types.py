@@ -11,6 +11,11 @@ from typing import Literal
 Policy = Literal["pairs+triple", "prefer-triples", "pairs+bye"]
 POLICIES: tuple[Policy, ...] = ("pairs+triple", "prefer-triples", "pairs+bye")
 
+# "book" (default): section 21's top-down rule (book.py, docs/pairing.md).
+# "closest": the scores at each table as close as possible (sum of squared gaps).
+Method = Literal["book", "closest"]
+METHODS: tuple[Method, ...] = ("book", "closest")
+
 
 class PairingError(Exception):
     """No valid pairing exists (for example forbidden pairs leave someone without a table)."""

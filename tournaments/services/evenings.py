@@ -58,7 +58,12 @@ def evening_tables(
         for e in entries
     ]
     try:
-        return club_tables(present, recent=recent, policy=tournament.policy)  # type: ignore[arg-type]
+        return club_tables(
+            present,
+            recent=recent,
+            policy=tournament.policy,  # type: ignore[arg-type]
+            method=tournament.pairing_method,  # type: ignore[arg-type]
+        )
     except PairingError as exc:
         raise ServiceError(f"no tables can be formed: {exc}") from None
 

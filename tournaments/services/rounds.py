@@ -171,6 +171,7 @@ def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
             had_triple=[str(e) for e in had_triple],
             had_bye=[str(e) for e in had_bye],
             policy=tournament.policy,  # type: ignore[arg-type]
+            method=tournament.pairing_method,  # type: ignore[arg-type]
         )
     except PairingError as exc:
         raise ServiceError(f"no valid pairing for round {number}: {exc}") from None

@@ -12,8 +12,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tournaments.pairing import (
+    METHODS,
     ClubPlayer,
     Meeting,
+    Method,
     Pairing,
     PairingError,
     PairingPlayer,
@@ -34,6 +36,7 @@ class Case:
     forbidden: list[tuple[str, str]]
     had_special: list[str]
     policy: Policy
+    method: Method = "book"
 
 
 @st.composite
@@ -58,7 +61,8 @@ def cases(draw: st.DrawFn, max_players: int = 12, policies: Sequence[Policy] = P
     forbidden = draw(st.lists(st.sampled_from(all_pairs), max_size=2))
     had = sorted(draw(st.sets(st.sampled_from(ids), max_size=n // 2)))
     policy = draw(st.sampled_from(list(policies)))
-    return Case(players, met, forbidden, had, policy)
+    method = draw(st.sampled_from(list(METHODS)))
+    return Case(players, met, forbidden, had, policy, method)
 
 
 def run(case: Case) -> Pairing:
@@ -69,6 +73,7 @@ def run(case: Case) -> Pairing:
         had_triple=case.had_special,
         had_bye=case.had_special,
         policy=case.policy,
+        method=case.method,
     )
 
 
@@ -219,8 +224,10 @@ def test_two_player_rounds_are_optimal(n: int, rounds: int, seed: int, forbid: i
     ]
     # Pairs only (n is even): under "pairs+triple" two 3-player tables are rightly chosen
     # where every pairing needs a rematch (n=6, rounds=3, seed=1), and no pairing can
-    # then be compared with the optimum of pairs.
-    pairing = pair_round(state.players, state.met, forbidden, policy="pairs+bye")
+    # then be compared with the optimum of pairs. The score-gap optimum is the
+    # "closest" method's promise (the book's top-down rule is tested in
+    # test_pairing_book.py).
+    pairing = pair_round(state.players, state.met, forbidden, policy="pairs+bye", method="closest")
     assert all(len(t.seats) == 2 for t in pairing.tables)
     got = total_cost(ranked, state.met, [t.seats for t in pairing.tables])
     best = optimal_by_networkx(ranked, state.met, {frozenset(p) for p in forbidden})
@@ -231,8 +238,9 @@ def test_two_player_rounds_are_optimal(n: int, rounds: int, seed: int, forbid: i
 def test_sliding_window_matches_the_dense_optimum(n: int, seed: int) -> None:
     state = simulate(n, 5, policy="pairs+bye", seed=seed)
     ranked = sorted(state.players, key=lambda p: (-p.score, p.seed, p.id))
-    windowed = pair_round(state.players, state.met, policy="pairs+bye")
-    dense = pair_round(state.players, state.met, policy="pairs+bye", window=0)
+    # The window belongs to the "closest" method.
+    windowed = pair_round(state.players, state.met, policy="pairs+bye", method="closest")
+    dense = pair_round(state.players, state.met, policy="pairs+bye", window=0, method="closest")
     assert total_cost(ranked, state.met, [t.seats for t in windowed.tables]) == total_cost(
         ranked, state.met, [t.seats for t in dense.tables]
     )
@@ -268,13 +276,19 @@ def test_odd_field_gets_one_triple_at_the_bottom() -> None:
     assert pairing.bye is None
 
 
-def test_triple_goes_to_the_lowest_who_have_not_had_one() -> None:
-    pairing = pair_round(players(30, 24, 18, 12, 6), had_triple=["p5"])
+def test_closest_gives_the_triple_to_the_lowest_who_have_not_had_one() -> None:
+    # The old default, now the "closest" method: rotation before score groups (the
+    # book's method keeps the 3-player table in the lowest score group, see
+    # test_pairing_book.py).
+    pairing = pair_round(players(30, 24, 18, 12, 6), had_triple=["p5"], method="closest")
     assert tables(pairing) == [{"p1", "p5"}, {"p2", "p3", "p4"}]
 
 
-def test_bye_goes_to_the_lowest_without_a_bye() -> None:
-    pairing = pair_round(players(30, 24, 18, 12, 6), had_bye=["p5"], policy="pairs+bye")
+def test_closest_gives_the_bye_to_the_lowest_without_a_bye() -> None:
+    # The old default, now the "closest" method (see the test above).
+    pairing = pair_round(
+        players(30, 24, 18, 12, 6), had_bye=["p5"], policy="pairs+bye", method="closest"
+    )
     assert pairing.bye == "p4"
     assert tables(pairing) == [{"p1", "p2"}, {"p3", "p5"}]
 
