@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.core.cache import cache
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from tournaments.models import Game, Seat, Tournament
 from tournaments.scoring import ScoringSettings
@@ -87,7 +88,23 @@ class StandingRow:
     per_match: float
     tiebreaks: tuple[float, ...]
     withdrawn: bool = False
-    notes: str = ""
+    # (mark, round number) for the rounds without a table: bye, absent, late. Kept as
+    # codes, not text, because the standings are cached for readers of every language.
+    marks: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def notes(self) -> str:
+        """The marks as the reader's language says them ("late in round 1")."""
+        texts = {
+            "bye": gettext_lazy("bye in round %(number)s"),
+            "absent": gettext_lazy("absent in round %(number)s"),
+            "late": gettext_lazy("late in round %(number)s"),
+        }
+        return ", ".join(
+            str(texts[mark]) % {"number": number}
+            for mark, number in getattr(self, "marks", ())
+            if mark in texts
+        )
 
 
 @dataclass
@@ -118,12 +135,13 @@ class Standings:
         }
 
 
+# English in the JSON and CSV; the pages translate them ({% translate label %}).
 TIE_BREAK_LABELS = {
-    "opponents": "Opp.",
-    "median": "Median opp.",
-    "direct": "Direct",
-    "wins": "Wins",
-    "rating": "Rating",
+    "opponents": gettext_noop("Opp."),
+    "median": gettext_noop("Median opp."),
+    "direct": gettext_noop("Direct"),
+    "wins": gettext_noop("Wins"),
+    "rating": gettext_noop("Rating"),
 }
 
 
@@ -218,8 +236,8 @@ def _compute(tournament: Tournament) -> Standings:
                 per_match=row.average_per_match,
                 tiebreaks=row.tie_breaks,
                 withdrawn=row.status == "withdrawn",
-                notes=", ".join(
-                    f"{mark} in round {i}"
+                marks=tuple(
+                    (mark, i)
                     for i, mark in enumerate(row.marks, start=1)
                     if mark in ("bye", "absent", "late")
                 ),
