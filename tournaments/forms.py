@@ -5,6 +5,7 @@ from typing import Any
 from django import forms
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import rulesets
 
@@ -29,7 +30,7 @@ class TournamentForm(forms.ModelForm):
         labels = {
             "club": _("Club"),
             "name": _("Name"),
-            "game": _("Game"),
+            "game": pgettext_lazy("which game of the family", "Game"),
             "kind": _("Kind"),
             "date": _("Date"),
             "rounds_planned": _("Rounds (turns) planned"),
