@@ -487,15 +487,17 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
         upload = request.FILES.get("document")
         try:
             if upload is None:
-                raise ServiceError("choose a tournament JSON file", field="document")
+                raise ServiceError(_("choose a tournament JSON file"), field="document")
             try:
                 document = json.loads(upload.read().decode("utf-8"))
             except (UnicodeDecodeError, ValueError) as exc:
-                raise ServiceError(f"not a JSON document: {exc}", field="document") from None
+                raise ServiceError(
+                    _("not a JSON document: %(exc)s") % {"exc": exc}, field="document"
+                ) from None
             chosen = request.POST.get("club", "")
             club = clubs.filter(pk=int(chosen)).first() if chosen.isdigit() else None
             if chosen and club is None:
-                raise ServiceError("choose one of your clubs", field="club")
+                raise ServiceError(_("choose one of your clubs"), field="club")
             tournament = tournament_import_document(
                 document=document,
                 club=club,

@@ -12,8 +12,9 @@ from django.utils import translation
 
 from ratings.models import PlayerRating
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.models import Entry
 from tournaments.selectors.players import SharedGame, head_to_head
-from tournaments.selectors.standings import StandingRow
+from tournaments.selectors.standings import StandingRow, tournament_standings
 from tournaments.services.entries import entries_paste, entries_reseed_by_rating, entry_add
 from tournaments.services.errors import ServiceError
 from tournaments.services.results import Actor
@@ -123,3 +124,17 @@ def test_the_new_tournament_form_is_german_down_to_its_choices_and_help(client):
     assert "Schweizer-System-Turnier" in page and "Swiss tournament" not in page
     assert "Veröffentlichte Turniere sind für alle sichtbar." in page
     assert "Zeitfaktor, 2er-Tisch" in page
+
+
+@pytest.mark.django_db
+def test_the_rating_tie_break_of_an_unrated_player_is_shown_as_a_dash_not_0(client):
+    tournament = tournament_with_players(2, tiebreaks=["rating"])
+    rated = tournament.entries.order_by("seed").first()
+    Entry.objects.filter(pk=rated.pk).update(rating=1550)
+    rows = {r.entry_id: r for r in tournament_standings(tournament=tournament).rows}
+    assert [r.shown for r in rows.values()] == [
+        (1550.0,) if e == rated.pk else (None,) for e in rows
+    ]
+    page = client.get(reverse("tournament-standings", args=[tournament.slug])).content.decode()
+    assert '<span title="no rating">—</span>' in page
+    assert "1550" in page

@@ -88,9 +88,16 @@ class StandingRow:
     per_match: float
     tiebreaks: tuple[float, ...]
     withdrawn: bool = False
+    # The tie-breaks as the pages show them: None where there is nothing to show (the
+    # rating of an unrated player, which the sort counts as 0).
+    tiebreaks_shown: tuple[float | None, ...] = ()
     # (mark, round number) for the rounds without a table: bye, absent, late. Kept as
     # codes, not text, because the standings are cached for readers of every language.
     marks: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def shown(self) -> tuple[float | None, ...]:
+        return getattr(self, "tiebreaks_shown", ()) or self.tiebreaks
 
     @property
     def notes(self) -> str:
@@ -235,6 +242,10 @@ def _compute(tournament: Tournament) -> Standings:
                 per_game=row.average_per_game,
                 per_match=row.average_per_match,
                 tiebreaks=row.tie_breaks,
+                tiebreaks_shown=tuple(
+                    None if key == "rating" and by_id[row.player].rating is None else value
+                    for key, value in zip(tie_breaks, row.tie_breaks, strict=False)
+                ),
                 withdrawn=row.status == "withdrawn",
                 marks=tuple(
                     (mark, i)
