@@ -37,6 +37,15 @@ def on_history_deleted(
         rating_forget_queue(tournament_id=tournament_id, by=by)
 
 
+def on_current_ratings_wanted(
+    *, player_ids: list[int], game: str, system: str, **_: Any
+) -> dict[int, int]:
+    from .models import PlayerRating
+
+    rows = PlayerRating.objects.filter(player_id__in=player_ids, game=game, system=system)
+    return {pid: round(rating) for pid, rating in rows.values_list("player_id", "rating")}
+
+
 def connect() -> None:
     # dispatch_uid: a second ready() (tests reloading apps) must not queue twice.
     signals.round_closed.connect(on_round_closed, dispatch_uid="ratings.round_closed")
@@ -45,3 +54,6 @@ def connect() -> None:
         on_closed_result_changed, dispatch_uid="ratings.closed_result_changed"
     )
     signals.history_deleted.connect(on_history_deleted, dispatch_uid="ratings.history_deleted")
+    signals.current_ratings_wanted.connect(
+        on_current_ratings_wanted, dispatch_uid="ratings.current_ratings_wanted"
+    )

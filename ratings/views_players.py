@@ -55,7 +55,21 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         results.append(TournamentResult(entry, row, standings.rounds_closed, len(standings.rows)))
 
     games, names = player_shared_games(player_id=player.pk, tournaments=tournaments)
-    records = [NamedRecord(names.get(r.opponent, "?"), r) for r in head_to_head(player.pk, games)]
+    # One table per game of the family: their results are not comparable, never summed.
+    titles = dict(GAMES)
+    by_game: list[dict[str, Any]] = []
+    for key in titles:
+        played = [g for g in games if g.game == key]
+        if played:
+            records = [
+                NamedRecord(names.get(r.opponent, "?"), r) for r in head_to_head(player.pk, played)
+            ]
+            by_game.append({"game": key, "title": titles[key], "records": records})
+    results_by_game = [
+        {"game": key, "title": title, "results": rows}
+        for key, title in titles.items()
+        if (rows := [r for r in results if r.entry.tournament.game == key])
+    ]
 
     ratings: list[dict[str, Any]] = []
     # Each game of the family has its own ratings; the page shows one game at a time.
@@ -87,7 +101,8 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         {
             "player": player,
             "results": results,
-            "records": records,
+            "records_by_game": by_game,
+            "results_by_game": results_by_game,
             "games_played": len(games),
             "ratings": ratings,
             "game": game,

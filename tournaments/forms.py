@@ -5,6 +5,7 @@ from typing import Any
 from django import forms
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import rulesets
 
@@ -24,12 +25,24 @@ class TournamentForm(forms.ModelForm):
             "published",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+        # Labels here, not as the model's verbose names: those are part of the
+        # migrations' state, and a form label is only the page's wording.
         labels = {
-            "rounds_planned": "Rounds (turns) planned",
-            "games_per_turn_2": "Games per turn at a 2-player table",
-            "games_per_turn_3": "Games per turn at a 3-player table",
-            "factor_2": "Time factor, 2-player table",
-            "factor_3": "Time factor, 3-player table",
+            "club": _("Club"),
+            "name": _("Name"),
+            "game": pgettext_lazy("which game of the family", "Game"),
+            "kind": _("Kind"),
+            "date": _("Date"),
+            "rounds_planned": _("Rounds (turns) planned"),
+            "policy": _("Tables"),
+            "games_per_turn_2": _("Games per turn at a 2-player table"),
+            "games_per_turn_3": _("Games per turn at a 3-player table"),
+            "factor_2": _("Time factor, 2-player table"),
+            "factor_3": _("Time factor, 3-player table"),
+            "target": _("Target"),
+            "bye_score": _("Bye score"),
+            "absence_score": _("Absence score"),
+            "published": _("Published"),
         }
 
     recompute = forms.BooleanField(
@@ -58,10 +71,10 @@ class TournamentForm(forms.ModelForm):
         name: str = self.cleaned_data["name"].strip()
         slug = slugify(name)
         if not slug:
-            raise forms.ValidationError("the name needs at least one letter or digit")
+            raise forms.ValidationError(_("the name needs at least one letter or digit"))
         clash = Tournament.objects.filter(slug=slug).exclude(pk=self.instance.pk)
         if clash.exists():
-            raise forms.ValidationError("a tournament with this name exists already")
+            raise forms.ValidationError(_("a tournament with this name exists already"))
         return name
 
     def clean_pairing_method(self) -> str:
@@ -73,7 +86,7 @@ class TournamentForm(forms.ModelForm):
         game, policy = data.get("game"), data.get("policy")
         two_only = bool(game) and 3 not in rulesets.get(game).table_sizes
         if two_only and policy and policy != Tournament.Policy.PAIRS_BYE:
-            self.add_error("policy", "this game is played by two: use 2-player tables and a bye")
+            self.add_error("policy", _("this game is played by two: use 2-player tables and a bye"))
         return data
 
     def save(self, commit: bool = True) -> Tournament:
@@ -84,15 +97,23 @@ class TournamentForm(forms.ModelForm):
 
 class PasteEntriesForm(forms.Form):
     players = forms.CharField(
+        label=_("Players"),
         widget=forms.Textarea(attrs={"rows": 6, "placeholder": "Anna, 1620\nBert\nCleo, 1500"}),
-        help_text="One player per line, optionally followed by a comma and a rating.",
+        help_text=_("One player per line, optionally followed by a comma and a rating."),
     )
 
 
+class _EntryChoice(forms.ModelChoiceField):
+    """Entries of one tournament, offered by the player's name alone."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return str(obj.player.name)
+
+
 class ForbiddenPairForm(forms.Form):
-    first = forms.ModelChoiceField(queryset=Entry.objects.none())
-    second = forms.ModelChoiceField(queryset=Entry.objects.none())
-    reason = forms.CharField(max_length=120, required=False)
+    first = _EntryChoice(queryset=Entry.objects.none(), label=_("Player"))
+    second = _EntryChoice(queryset=Entry.objects.none(), label=_("and player"))
+    reason = forms.CharField(max_length=120, required=False, label=_("Reason"))
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -107,7 +128,7 @@ class ForbiddenPairForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("first") and data.get("first") == data.get("second"):
-            self.add_error("second", "choose two different players")
+            self.add_error("second", _("choose two different players"))
         return data
 
 
@@ -129,11 +150,13 @@ class ResultForm(forms.Form):
     moves = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
-        help_text="Optional: the move record, one move per line or separated by commas; "
-        "or the online client's JSON event list.",
+        help_text=_(
+            "Optional: the move record, one move per line or separated by commas; "
+            "or the online client's JSON event list."
+        ),
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
-    position = forms.IntegerField(required=False, help_text="Reporting players: your seat.")
+    position = forms.IntegerField(required=False, help_text=_("Reporting players: your seat."))
 
 
 class ClubForm(forms.ModelForm):

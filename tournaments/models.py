@@ -39,7 +39,7 @@ class Club(models.Model):
         max_length=16,
         choices=RATING_SYSTEMS,
         default="glicko2",
-        help_text="The rating shown on the club's pages; all three are kept.",
+        help_text=_("The rating shown on the club's pages; all three are kept."),
     )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="organised_clubs"
@@ -81,14 +81,14 @@ class Player(models.Model):
 
 class Tournament(models.Model):
     class Kind(models.TextChoices):
-        SWISS = "swiss", "Swiss tournament"
-        ROUND_ROBIN = "round_robin", "Round-robin league"
-        EVENING = "evening", "Club evening"
+        SWISS = "swiss", _("Swiss tournament")
+        ROUND_ROBIN = "round_robin", _("Round-robin league")
+        EVENING = "evening", _("Club evening")
 
     class Policy(models.TextChoices):
-        PAIRS_TRIPLE = "pairs+triple", "2-player tables, one 3-player table when odd"
-        PREFER_TRIPLES = "prefer-triples", "prefer 3-player tables"
-        PAIRS_BYE = "pairs+bye", "2-player tables and a bye when odd"
+        PAIRS_TRIPLE = "pairs+triple", _("2-player tables, one 3-player table when odd")
+        PREFER_TRIPLES = "prefer-triples", _("prefer 3-player tables")
+        PAIRS_BYE = "pairs+bye", _("2-player tables and a bye when odd")
 
     class PairingMethod(models.TextChoices):
         # Section 21: "Working top-down, pair each player with the next player down the
@@ -97,9 +97,9 @@ class Tournament(models.Model):
         CLOSEST = "closest", _("closest scores at each table")
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "draft"
-        RUNNING = "running", "running"
-        FINISHED = "finished", "finished"
+        DRAFT = "draft", _("draft")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
 
     # How the tournament is played and scored: the settings forms, the API and the
     # export document all carry.
@@ -123,7 +123,7 @@ class Tournament(models.Model):
     game = models.CharField(max_length=20, choices=GAMES, default="pentagame")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     published = models.BooleanField(
-        default=False, help_text="Published tournaments are visible to everyone."
+        default=False, help_text=_("Published tournaments are visible to everyone.")
     )
     date = models.DateField(null=True, blank=True)
     rounds_planned = models.PositiveSmallIntegerField(
@@ -156,7 +156,7 @@ class Tournament(models.Model):
     )
     target = models.PositiveSmallIntegerField(
         default=3,
-        help_text="Pieces out to win.",
+        help_text=_("Pieces out to win."),
         validators=[MinValueValidator(1), MaxValueValidator(5)],
     )
     bye_score = models.DecimalField(
@@ -164,13 +164,13 @@ class Tournament(models.Model):
         decimal_places=2,
         null=True,
         blank=True,
-        help_text="Weighted round score of a bye; empty = an even result.",
+        help_text=_("Weighted round score of a bye; empty = an even result."),
     )
     absence_score = models.DecimalField(max_digits=6, decimal_places=2, default=0)
     tiebreaks = models.JSONField(
         default=list,
         blank=True,
-        help_text="Tie-break order, e.g. ['opponents', 'median', 'direct', 'wins', 'rating'].",
+        help_text=_("Tie-break order, e.g. ['opponents', 'median', 'direct', 'wins', 'rating']."),
     )
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="directed_tournaments"
@@ -224,15 +224,15 @@ class Entry(models.Model):
     """A player's entry in a tournament or club evening."""
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "active"
-        WITHDRAWN = "withdrawn", "withdrawn"
-        LATE = "late", "late entry"
+        ACTIVE = "active", _("active")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+        LATE = "late", _("late entry")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
-    seed = models.PositiveIntegerField(help_text="1 = strongest; orders the first round.")
+    seed = models.PositiveIntegerField(help_text=_("1 = strongest; orders the first round."))
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
-    rating = models.IntegerField(null=True, blank=True, help_text="Rating at entry, if known.")
+    rating = models.IntegerField(null=True, blank=True, help_text=_("Rating at entry, if known."))
     checked_in = models.BooleanField(default=False)
     joined_round = models.PositiveSmallIntegerField(default=1)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -258,9 +258,9 @@ class Round(models.Model):
     """A round, which the book calls a *turn* (section 21: about 40 minutes)."""
 
     class Status(models.TextChoices):
-        PAIRED = "paired", "paired (not yet published)"
-        PUBLISHED = "published", "published"
-        CLOSED = "closed", "closed"
+        PAIRED = "paired", _("paired (not yet published)")
+        PUBLISHED = "published", _("published")
+        CLOSED = "closed", _("closed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()

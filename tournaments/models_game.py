@@ -8,6 +8,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 MAX_SEATS = 4
 
@@ -33,13 +34,13 @@ class Game(models.Model):
     """
 
     class Status(models.TextChoices):
-        PENDING = "pending", "not played yet"
-        FINISHED = "finished", "finished"
-        UNFINISHED = "unfinished", "unfinished (the turn ended)"
+        PENDING = "pending", _("not played yet")
+        FINISHED = "finished", _("finished")
+        UNFINISHED = "unfinished", _("unfinished (the turn ended)")
 
     class Direction(models.TextChoices):
-        CLOCKWISE = "clockwise", "clockwise"
-        WIDDERSHINS = "widdershins", "widdershins"
+        CLOCKWISE = "clockwise", _("clockwise")
+        WIDDERSHINS = "widdershins", _("widdershins")
 
     table = models.ForeignKey("tournaments.Table", on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()

@@ -25,3 +25,18 @@ closed_result_changed = Signal()
 # Rated history is about to be deleted in this transaction: a whole tournament
 # (tournament_id) or its last round (round_id); the listener reads what it needs now.
 history_deleted = Signal()
+
+# A question, not news: the current ratings of players (player_ids) in one game of the
+# family and rating system; each receiver answers {player_id: rating}. Entering a
+# player without a typed rating, and seeding by rating, take the rating from here.
+current_ratings_wanted = Signal()
+
+
+def current_ratings(*, player_ids: list[int], game: str, system: str) -> dict[int, int]:
+    """The known ratings of these players (rounded), from whoever keeps ratings."""
+    found: dict[int, int] = {}
+    for _receiver, answer in current_ratings_wanted.send(
+        sender=None, player_ids=player_ids, game=game, system=system
+    ):
+        found.update(answer or {})
+    return found

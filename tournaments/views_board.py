@@ -16,6 +16,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -280,6 +282,75 @@ def position(request: HttpRequest) -> JsonResponse:
 # --- pages ------------------------------------------------------------------------------
 
 
+def _shape_names() -> dict[str, str]:
+    """A player's pieces by their shape, plural, for the page's text."""
+    return {
+        "circle": pgettext("pieces", "circles"),
+        "triangle": pgettext("pieces", "triangles"),
+        "square": pgettext("pieces", "squares"),
+        "star": pgettext("pieces", "stars"),
+        "diamond": pgettext("pieces", "diamonds"),
+    }
+
+
+def board_text() -> dict[str, Any]:
+    """What board.js writes on the page, in the reader's language. The script fills the
+    %(name)s places itself; the page carries this as a JSON block (no inline script)."""
+    return {
+        "colours": {
+            "w": _("white"),
+            "b": _("blue"),
+            "r": _("red"),
+            "y": _("yellow"),
+            "g": _("green"),
+        },
+        "kinds": {"corner": _("corner"), "goal": _("goal"), "crossing": _("crossing")},
+        "shapes": _shape_names(),
+        "piece": _("%(name)s's %(colour)s piece"),
+        "black_block": _("black block"),
+        "grey_block": _("grey block"),
+        "stop_on": _("%(stop)s, %(colour)s %(kind)s"),
+        "stop_holds": _("%(stop)s: %(what)s"),
+        "empty": _("empty"),
+        "out": _("%(count)s out"),
+        "out_colours": _("%(count)s out: %(colours)s"),
+        "to_move": _("%(name)s to move"),
+        "game_over": _("game over"),
+        "start": _("Start position; %(who)s."),
+        "after": _("After %(ply)s. %(move)s; %(who)s."),
+        "record_stops": _("The record stops being legal at ply %(ply)s: %(move)s"),
+        "not_legal": _("The record is not legal at ply %(ply)s: %(reason)s. Undo to go back."),
+        "over": _("Game over after %(count)s moves. Save the record."),
+        "must_pass": _("%(name)s cannot move: pass."),
+        "choose_piece": _("%(name)s (%(shapes)s) to move: choose a piece."),
+        "choose_target": _("%(name)s: choose where the piece on %(stop)s goes."),
+        "choose_move": _("%(name)s: choose which move you mean."),
+        "choose_black": _("%(move)s: choose the free stop where the black block goes."),
+        "choose_grey_from": _(
+            "%(move)s: the piece goes out and no grey block is left; choose the grey block to move."
+        ),
+        "choose_grey": _(
+            "%(move)s: the piece goes out; choose the free stop where the grey block goes."
+        ),
+        "illegal_ply": _("ply %(ply)s %(move)s: %(reason)s"),
+        "unchecked": _("The move could not be checked: %(error)s"),
+        "saving": _("Saving…"),
+        "saved": _("Saved (%(status)s, pieces out %(out)s)."),
+        "saved_unconfirmed": _(
+            "Saved (%(status)s, pieces out %(out)s); "
+            "an opponent confirms it through their own link."
+        ),
+        "status": {
+            "finished": _("finished"),
+            "unfinished": _("unfinished"),
+            "pending": _("not played yet"),
+        },
+        "replay_it": _("Replay it"),
+        "not_saved": _("Not saved: %(error)s"),
+        "restore": _("Restore the unsaved record (%(count)s moves)"),
+    }
+
+
 def _load(pk: int) -> Game:
     return get_object_or_404(
         Game.objects.select_related("table__round__tournament__club"),
@@ -295,8 +366,15 @@ def _players(game: Game) -> list[dict[str, Any]]:
         for s in Seat.objects.filter(table_id=game.table_id).select_related("entry__player")
     }
     order = game.moving_order(len(seats))
+    shapes = _shape_names()
     return [
-        {"seat": i + 1, "position": pos, "name": seats[pos], "shape": SHAPES[pos - 1]}
+        {
+            "seat": i + 1,
+            "position": pos,
+            "name": seats[pos],
+            "shape": SHAPES[pos - 1],
+            "shapes": shapes[SHAPES[pos - 1]],
+        }
         for i, pos in enumerate(order)
     ]
 
@@ -342,6 +420,7 @@ def _page(request: HttpRequest, game: Game, mode: str, **extra: Any) -> HttpResp
             "mode": mode,
             "board": data["board"],
             "data": data,
+            "text": board_text(),
         },
     )
 
@@ -418,13 +497,14 @@ def _save(request: HttpRequest, game: Game, *, by: Actor) -> JsonResponse:
         moves, version, reporter = _save_request(jsonbody.loads(request.body or b"null"))
     except (UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
         return JsonResponse(
-            {"error": "send {moves: [...], version: N} as JSON", "field": None}, status=400
+            {"error": _("send {moves: [...], version: N} as JSON"), "field": None}, status=400
         )
     try:
         if by.seat is not None and reporter is not None and reporter != by.seat.position:
             # A player's link acts as that player only.
             raise ServiceError(
-                f"this link belongs to seat {by.seat.position}, not seat {reporter}",
+                _("this link belongs to seat %(seat)s, not seat %(other)s")
+                % {"seat": by.seat.position, "other": reporter},
                 field="position",
             )
         saved = game_record_moves(game=game, moves=moves, version=version, by=by)

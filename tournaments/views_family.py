@@ -16,6 +16,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from games import rulesets
 from games.pictures import Picture, Shape
@@ -77,17 +78,32 @@ def _ply(request: HttpRequest, last: int) -> int:
         return last
 
 
+def colour_name(colour: str) -> str:
+    """A seat's colour as the games' cores name it ("White"), in the reader's language."""
+    names = {
+        "white": _("white"),
+        "black": _("black"),
+        "red": _("red"),
+        "blue": _("blue"),
+        "yellow": _("yellow"),
+        "green": _("green"),
+    }
+    return names.get(colour.lower(), colour.lower())
+
+
 def _outcome(picture: Picture, names: list[str], finished_game: bool, at_end: bool) -> str:
     if picture["finished"]:
         winners = picture["winners"]
         if not winners or len(winners) == len(names):
-            return "The game ended in a draw."
-        who = " and ".join(f"{names[w]} ({picture['seats'][w]['colour'].lower()})" for w in winners)
-        return f"{who} {'win' if len(winners) > 1 else 'wins'}."
+            return _("The game ended in a draw.")
+        who = [f"{names[w]} ({colour_name(picture['seats'][w]['colour'])})" for w in winners]
+        if len(who) == 1:
+            return _("%(who)s wins.") % {"who": who[0]}
+        return _("%(who)s win.") % {"who": _(" and ").join(who)}
     if at_end:
         if finished_game:
-            return "The record ends here."
-        return "The record stops here: the game was not finished."
+            return _("The record ends here.")
+        return _("The record stops here: the game was not finished.")
     return ""
 
 
@@ -101,10 +117,10 @@ def _svg_ready(shape: Shape) -> dict[str, Any]:
 
 def _steps(ply: int, plies: int) -> list[dict[str, Any]]:
     steps = [
-        ("first", "« Start", "To the start", 0),
-        ("prev", "‹ Back", "One move back", ply - 1),
-        ("next", "Forward ›", "One move forward", ply + 1),
-        ("last", "End »", "To the end", plies),
+        ("first", _("« Start"), _("To the start"), 0),
+        ("prev", _("‹ Back"), _("One move back"), ply - 1),
+        ("next", _("Forward ›"), _("One move forward"), ply + 1),
+        ("last", _("End »"), _("To the end"), plies),
     ]
     return [
         {
@@ -147,7 +163,8 @@ def family_view(request: HttpRequest, pk: int) -> HttpResponse:
                 "round": round_,
                 "tournament": tournament,
                 "title": tournament.ruleset.title,
-                "problem": f"The stored record cannot be replayed: {reason}",
+                "problem": _("The stored record cannot be replayed: %(reason)s")
+                % {"reason": reason},
             },
         )
     ply = min(wanted, replayed.plies)
@@ -155,7 +172,12 @@ def family_view(request: HttpRequest, pk: int) -> HttpResponse:
     picture = draw(replayed.state, last_move)
     names = [p["name"] for p in players]
     seats = [
-        {**seat, "name": names[i] if i < len(names) else f"seat {i + 1}", "index": i}
+        {
+            **seat,
+            "name": names[i] if i < len(names) else _("seat %(number)s") % {"number": i + 1},
+            "colour_name": colour_name(seat["colour"]),
+            "index": i,
+        }
         for i, seat in enumerate(picture["seats"])
     ]
     moves = [

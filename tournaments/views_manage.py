@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments.models import Game
@@ -173,13 +174,30 @@ def entries_paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_POST
 @director_required
 def entries_reseed(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    _run(
-        request,
-        lambda: entry_services.entries_reseed_by_rating(
+    try:
+        unrated = entry_services.entries_reseed_by_rating(
             tournament=tournament, by=Actor.director(request.user)
-        ),
-        _("Seeds now follow the ratings."),
-    )
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return _back(tournament, "#players")
+    total = tournament.entries.count()
+    if total and unrated == total:
+        messages.warning(
+            request, _("No player has a rating yet: the seeds stay in the order of entry.")
+        )
+    elif unrated:
+        messages.success(
+            request,
+            ngettext(
+                "Seeds now follow the ratings; %(count)s player without a rating is seeded last.",
+                "Seeds now follow the ratings; %(count)s players without a rating are seeded last.",
+                unrated,
+            )
+            % {"count": unrated},
+        )
+    else:
+        messages.success(request, _("Seeds now follow the ratings."))
     return _back(tournament, "#players")
 
 
@@ -469,15 +487,17 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
         upload = request.FILES.get("document")
         try:
             if upload is None:
-                raise ServiceError("choose a tournament JSON file", field="document")
+                raise ServiceError(_("choose a tournament JSON file"), field="document")
             try:
                 document = json.loads(upload.read().decode("utf-8"))
             except (UnicodeDecodeError, ValueError) as exc:
-                raise ServiceError(f"not a JSON document: {exc}", field="document") from None
+                raise ServiceError(
+                    _("not a JSON document: %(exc)s") % {"exc": exc}, field="document"
+                ) from None
             chosen = request.POST.get("club", "")
             club = clubs.filter(pk=int(chosen)).first() if chosen.isdigit() else None
             if chosen and club is None:
-                raise ServiceError("choose one of your clubs", field="club")
+                raise ServiceError(_("choose one of your clubs"), field="club")
             tournament = tournament_import_document(
                 document=document,
                 club=club,

@@ -85,6 +85,9 @@ def test_a_director_records_a_whole_game_by_tapping_and_saves_it(
     # The start: every corner holds one piece of each player, the crossings the black blocks.
     assert len(browser.find_elements(By.CSS_SELECTOR, ".pg-piece")) == 10
     assert len(browser.find_elements(By.CSS_SELECTOR, ".pg-black")) == 5
+    # The site's stylesheet styles buttons but never shows one the page has hidden.
+    assert not browser.find_element(By.ID, "pg-pass").is_displayed()
+    assert not browser.find_element(By.ID, "pg-choice").is_displayed()
 
     for ply, text in enumerate(SHORT_GAME, start=1):
         tap_move(browser, wait, text)

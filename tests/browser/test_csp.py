@@ -77,23 +77,40 @@ def test_the_german_board_draws_its_hundred_stops(browser, wait, live_server, pl
     assert drawn == 100
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
 def test_public_and_player_pages_fit_a_phone_without_sideways_scrolling(
-    browser, wait, live_server, played
+    browser, wait, live_server, played, artefacts, language
 ):
+    """Every public page and every page a player reaches through their own link, at
+    390 x 844: the page never scrolls sideways (wide tables scroll inside their box)."""
+    from django.conf import settings
+
     from tournaments.models import Seat
 
     browser.set_window_size(390, 844)
+    browser.get(f"{live_server.url}/healthz")
+    browser.add_cookie({"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "path": "/"})
     round_ = played.table.round
-    token = Seat.objects.filter(table=played.table).first().report_token
+    tournament = round_.tournament
+    seat = Seat.objects.filter(table=played.table).select_related("entry").first()
+    token = seat.report_token
+    player = seat.entry.player_id
     pages = [
         "/",
+        "/accounts/login/",
         "/t/csp/",
         "/t/csp/standings/",
+        "/t/csp/projector/",
         f"/t/csp/rounds/{round_.number}/",
+        f"/t/csp/rounds/{round_.number}/?print",
+        f"/t/csp/players/{seat.entry_id}/",
         f"/games/{played.pk}/",
+        f"/games/{played.pk}/record/{token}/",
         f"/report/{token}/",
-        f"/players/{played.table.seats.first().entry.player_id}/",
+        f"/players/{player}/",
+        f"/ratings/players/{player}/",
         "/ratings/",
+        f"/ratings/clubs/{tournament.club.slug}/",
     ]
     for page in pages:
         browser.get(f"{live_server.url}{page}")
@@ -101,4 +118,6 @@ def test_public_and_player_pages_fit_a_phone_without_sideways_scrolling(
         width, inner = browser.execute_script(
             "return [document.documentElement.scrollWidth, window.innerWidth]"
         )
+        if width > inner:
+            browser.save_screenshot(str(artefacts / f"phone-{language}-overflow.png"))
         assert width <= inner, (page, width, inner)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
+from games import rulesets
 from tournaments.models import Game, Round, Seat, Tournament
 from tournaments.scoring import dropped_scores
 
@@ -19,6 +20,7 @@ class SharedGame:
     players: tuple[int, ...]
     out: tuple[int, ...]
     target: int = 3
+    game: str = "pentagame"  # which game of the family: each keeps its own records
 
 
 @dataclass
@@ -50,7 +52,12 @@ def head_to_head(player: int, games: Iterable[SharedGame]) -> list[Record]:
         if player not in game.players:
             continue
         me = game.players.index(player)
-        scores = dropped_scores(list(game.out), game.target)
+        if game.game == "pentagame":
+            scores = dropped_scores(list(game.out), game.target)
+        else:
+            # Another game's result is its own (points, a level, ...), not pieces out:
+            # its zero-sum points stand in for the dropped score (docs/scoring.md).
+            scores = rulesets.get(game.game).points(list(game.out))
         for seat, opponent in enumerate(game.players):
             if seat == me or opponent == player:
                 continue
@@ -87,15 +94,23 @@ def player_shared_games(
         players.setdefault(table_id, []).append(pid)
         names[pid] = name
     games = []
-    for table_id, target, *outs in (
+    for table_id, target, game, *outs in (
         Game.objects.filter(table_id__in=table_ids, confirmed=True)
         .exclude(status=Game.Status.PENDING)
         .order_by("table_id", "number")
-        .values_list("table_id", "target", "out_1", "out_2", "out_3", "out_4")
+        .values_list(
+            "table_id",
+            "target",
+            "table__round__tournament__game",
+            "out_1",
+            "out_2",
+            "out_3",
+            "out_4",
+        )
     ):
         seated = players.get(table_id, [])
         if len(seated) < 2:
             continue
         out = tuple(int(o or 0) for o in outs[: len(seated)])
-        games.append(SharedGame(tuple(seated), out, target))
+        games.append(SharedGame(tuple(seated), out, target, game))
     return games, names

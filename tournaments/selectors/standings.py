@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.core.cache import cache
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from tournaments.models import Game, Seat, Tournament
 from tournaments.scoring import ScoringSettings
@@ -87,7 +88,30 @@ class StandingRow:
     per_match: float
     tiebreaks: tuple[float, ...]
     withdrawn: bool = False
-    notes: str = ""
+    # The tie-breaks as the pages show them: None where there is nothing to show (the
+    # rating of an unrated player, which the sort counts as 0).
+    tiebreaks_shown: tuple[float | None, ...] = ()
+    # (mark, round number) for the rounds without a table: bye, absent, late. Kept as
+    # codes, not text, because the standings are cached for readers of every language.
+    marks: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def shown(self) -> tuple[float | None, ...]:
+        return getattr(self, "tiebreaks_shown", ()) or self.tiebreaks
+
+    @property
+    def notes(self) -> str:
+        """The marks as the reader's language says them ("late in round 1")."""
+        texts = {
+            "bye": gettext_lazy("bye in round %(number)s"),
+            "absent": gettext_lazy("absent in round %(number)s"),
+            "late": gettext_lazy("late in round %(number)s"),
+        }
+        return ", ".join(
+            str(texts[mark]) % {"number": number}
+            for mark, number in getattr(self, "marks", ())
+            if mark in texts
+        )
 
 
 @dataclass
@@ -118,12 +142,13 @@ class Standings:
         }
 
 
+# English in the JSON and CSV; the pages translate them ({% translate label %}).
 TIE_BREAK_LABELS = {
-    "opponents": "Opp.",
-    "median": "Median opp.",
-    "direct": "Direct",
-    "wins": "Wins",
-    "rating": "Rating",
+    "opponents": gettext_noop("Opp."),
+    "median": gettext_noop("Median opp."),
+    "direct": gettext_noop("Direct"),
+    "wins": gettext_noop("Wins"),
+    "rating": gettext_noop("Rating"),
 }
 
 
@@ -217,9 +242,13 @@ def _compute(tournament: Tournament) -> Standings:
                 per_game=row.average_per_game,
                 per_match=row.average_per_match,
                 tiebreaks=row.tie_breaks,
+                tiebreaks_shown=tuple(
+                    None if key == "rating" and by_id[row.player].rating is None else value
+                    for key, value in zip(tie_breaks, row.tie_breaks, strict=False)
+                ),
                 withdrawn=row.status == "withdrawn",
-                notes=", ".join(
-                    f"{mark} in round {i}"
+                marks=tuple(
+                    (mark, i)
                     for i, mark in enumerate(row.marks, start=1)
                     if mark in ("bye", "absent", "late")
                 ),

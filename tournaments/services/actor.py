@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils.translation import gettext as _
 
 from .errors import ServiceError
 
@@ -35,7 +36,7 @@ class Actor:
     def director(cls, user: Any) -> Actor:
         """A signed-in director; the caller has checked that they may direct."""
         if not isinstance(user, AbstractBaseUser) or not user.is_authenticated:
-            raise ServiceError("only a signed-in director can enter results")
+            raise ServiceError(_("only a signed-in director can enter results"))
         return cls("director", user=user)
 
     @classmethod

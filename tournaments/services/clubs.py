@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments.models import Club, Player
 
@@ -38,7 +39,7 @@ def club_create(*, name: str, slug: str, by: Actor, **fields: Any) -> Club:
     unknown = set(fields) - set(CLUB_FIELDS)
     if unknown:
         field = sorted(unknown)[0]
-        raise ServiceError(f"{field} cannot be set here", field=field)
+        raise ServiceError(_("%(field)s cannot be set here") % {"field": field}, field=field)
     with transaction.atomic():
         return Club.objects.create(name=name, slug=slug, **fields)
 
@@ -50,7 +51,7 @@ def club_update(*, club: Club, by: Actor, **changes: Any) -> Club:
     unknown = set(changes) - set(CLUB_FIELDS)
     if unknown:
         field = sorted(unknown)[0]
-        raise ServiceError(f"{field} cannot be changed here", field=field)
+        raise ServiceError(_("%(field)s cannot be changed here") % {"field": field}, field=field)
     with transaction.atomic():
         locked = Club.objects.select_for_update().get(pk=club.pk)
         for field, value in changes.items():
@@ -87,10 +88,12 @@ def player_create(*, name: str, club: Club | None, by: Actor) -> Player:
         raise PermissionDenied("only club organisers add players to their club")
     name = " ".join(name.split())
     if not name:
-        raise ServiceError("a player needs a name", field="name")
+        raise ServiceError(_("a player needs a name"), field="name")
     with transaction.atomic():
         if Player.objects.filter(club=club, name=name).exists():
-            raise ConflictError(f"{name} is a player of this club already", field="name")
+            raise ConflictError(
+                _("%(name)s is a player of this club already") % {"name": name}, field="name"
+            )
         return Player.objects.create(name=name, club=club)
 
 
@@ -101,14 +104,16 @@ def player_rename(*, player: Player, name: str, by: Actor) -> Player:
         raise PermissionDenied("only the player's club organisers may rename them")
     name = " ".join(name.split())
     if not name:
-        raise ServiceError("a player needs a name", field="name")
+        raise ServiceError(_("a player needs a name"), field="name")
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
         if locked.name == name:
             return locked
         clash = Player.objects.filter(club=locked.club, name=name).exclude(pk=locked.pk)
         if clash.exists():
-            raise ConflictError(f"{name} is a player of this club already", field="name")
+            raise ConflictError(
+                _("%(name)s is a player of this club already") % {"name": name}, field="name"
+            )
         locked.name = name
         locked.save(update_fields=["name"])
         standings_changed_for_players(players=[locked])
@@ -159,7 +164,8 @@ def player_delete(*, player: Player, by: Actor) -> None:
         locked = Player.objects.select_for_update().get(pk=player.pk)
         if locked.entries.filter(seats__isnull=False).exists():
             raise ConflictError(
-                f"{locked.name} has played; their games stay in the history", field="player"
+                _("%(name)s has played; their games stay in the history") % {"name": locked.name},
+                field="player",
             )
         standings_changed_for_players(players=[locked])
         locked.entries.all().delete()

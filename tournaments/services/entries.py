@@ -6,7 +6,9 @@ import re
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
+from tournaments import signals
 from tournaments.models import Entry, Player, Round, Tournament
 
 from .actor import Actor, require_actor
@@ -34,14 +36,19 @@ def entry_add(*, tournament: Tournament, name: str, rating: int | None = None, b
     require_actor(by)
     name = " ".join(name.split())
     if not name:
-        raise ServiceError("a player needs a name", field="name")
+        raise ServiceError(_("a player needs a name"), field="name")
     if len(name) > NAME_MAX:
-        raise ServiceError(f"a name has at most {NAME_MAX} characters", field="name")
+        raise ServiceError(
+            _("a name has at most %(name_max)s characters") % {"name_max": NAME_MAX}, field="name"
+        )
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        player, _ = Player.objects.get_or_create(club=tournament.club, name=name)
+        player, _created = Player.objects.get_or_create(club=tournament.club, name=name)
         if tournament.entries.filter(player=player).exists():
-            raise ServiceError(f"{name} is already entered", field="name")
+            raise ServiceError(_("%(name)s is already entered") % {"name": name}, field="name")
+        if rating is None:
+            # A club member with a rating keeps it; nobody is shown as rated 0.
+            rating = _known_ratings(tournament, [player.pk]).get(player.pk)
         paired = _current_round_number(tournament)
         entry = Entry.objects.create(
             tournament=tournament,
@@ -68,18 +75,26 @@ def entries_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Entry
             continue
         match = _LINE.match(line)
         if match is None:
-            raise ServiceError(f"line {number}: cannot read {line!r}", field="players")
+            raise ServiceError(
+                _("line %(number)s: cannot read %(line)s") % {"number": number, "line": repr(line)},
+                field="players",
+            )
         name = " ".join(match["name"].split())
         if len(name) > NAME_MAX:
             raise ServiceError(
-                f"line {number}: a name has at most {NAME_MAX} characters", field="players"
+                _("line %(number)s: a name has at most %(name_max)s characters")
+                % {"number": number, "name_max": NAME_MAX},
+                field="players",
             )
         if name.casefold() in seen:
-            raise ServiceError(f"line {number}: {name} appears twice", field="players")
+            raise ServiceError(
+                _("line %(number)s: %(name)s appears twice") % {"number": number, "name": name},
+                field="players",
+            )
         seen.add(name.casefold())
         rows.append((name, int(match["rating"]) if match["rating"] else None))
     if not rows:
-        raise ServiceError("the list is empty", field="players")
+        raise ServiceError(_("the list is empty"), field="players")
     with transaction.atomic():
         try:
             return [entry_add(tournament=tournament, name=n, rating=r, by=by) for n, r in rows]
@@ -87,11 +102,34 @@ def entries_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Entry
             raise ServiceError(exc.message, field="players") from None
 
 
-def entries_reseed_by_rating(*, tournament: Tournament, by: Actor) -> None:
-    """Seed order = rating, highest first (unrated last, in entry order)."""
+def _known_ratings(tournament: Tournament, player_ids: list[int]) -> dict[int, int]:
+    return signals.current_ratings(
+        player_ids=player_ids, game=tournament.game, system=tournament.club.rating_system
+    )
+
+
+def entries_reseed_by_rating(*, tournament: Tournament, by: Actor) -> int:
+    """Seed order = rating, highest first (unrated last, in entry order). An entry
+    without a rating takes the player's current one first, if they have one. Returns
+    how many entries are still unrated."""
     require_actor(by)
     with transaction.atomic():
-        entries = list(tournament.entries.select_for_update().order_by("seed"))
+        entries = list(
+            tournament.entries.select_for_update().select_related("player").order_by("seed")
+        )
+        blank = [e for e in entries if e.rating is None]
+        known = _known_ratings(tournament, [e.player_id for e in blank])
+        filled = [e for e in blank if e.player_id in known]
+        for entry in filled:
+            entry.rating = known[entry.player_id]
+        if filled:
+            Entry.objects.bulk_update(filled, ["rating"])
+            audit_record(
+                tournament=tournament,
+                by=by,
+                action="ratings filled",
+                target=", ".join(e.player.name for e in filled)[:120],
+            )
         ordered = sorted(entries, key=lambda e: (e.rating is None, -(e.rating or 0), e.seed))
         # Two passes keep the unique (tournament, seed) constraint satisfied throughout.
         offset = len(entries) + 1000
@@ -102,6 +140,7 @@ def entries_reseed_by_rating(*, tournament: Tournament, by: Actor) -> None:
             entry.seed = i
         Entry.objects.bulk_update(ordered, ["seed"])
         standings_changed(tournament=tournament)
+    return sum(1 for e in entries if e.rating is None)
 
 
 def entry_withdraw(*, entry: Entry, by: Actor) -> Entry:

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments import signals
 from tournaments.models import Entry, Round, Seat, Tournament
@@ -65,7 +66,7 @@ def evening_tables(
             method=tournament.pairing_method,  # type: ignore[arg-type]
         )
     except PairingError as exc:
-        raise ServiceError(f"no tables can be formed: {exc}") from None
+        raise ServiceError(_("no tables can be formed: %(exc)s") % {"exc": exc}) from None
 
 
 def evening_close(*, tournament: Tournament, by: Actor) -> Tournament:
@@ -74,11 +75,11 @@ def evening_close(*, tournament: Tournament, by: Actor) -> Tournament:
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.kind != Tournament.Kind.EVENING:
-            raise ServiceError("only a club evening is closed as a whole")
+            raise ServiceError(_("only a club evening is closed as a whole"))
         if tournament.status == Tournament.Status.FINISHED:
             return tournament
         if tournament.rounds.exclude(status=Round.Status.CLOSED).exists():
-            raise ConflictError("close the last round first")
+            raise ConflictError(_("close the last round first"))
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         audit_record(tournament=tournament, by=by, action="close evening")

@@ -21,6 +21,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import pentagame
 from tournaments import signals
@@ -74,23 +75,31 @@ def _game_snapshot(game: Game, seats: int) -> dict[str, Any]:
 def _validate_out(out: Sequence[int | None], seats: int, game: Game, finished: bool) -> list[int]:
     ruleset = game.table.round.tournament.ruleset
     target = game.target
-    unit = "pieces out" if ruleset.name == "pentagame" else "the result"
+    unit = _("pieces out") if ruleset.name == "pentagame" else _("the result")
     if len(out) != seats:
-        raise ServiceError(f"give {unit} for all {seats} seats", field="out")
+        raise ServiceError(
+            _("give %(unit)s for all %(seats)s seats") % {"unit": unit, "seats": seats}, field="out"
+        )
     values: list[int] = []
     for position, value in enumerate(out, start=1):
         if value is None:
-            raise ServiceError(f"seat {position}: {unit} missing", field=f"out_{position}")
+            raise ServiceError(
+                _("seat %(position)s: %(unit)s missing") % {"position": position, "unit": unit},
+                field=f"out_{position}",
+            )
         if not 0 <= value <= target:
             raise ServiceError(
-                f"seat {position}: {unit} must be between 0 and {target}, not {value}",
+                _("seat %(position)s: %(unit)s must be between 0 and %(target)s, not %(value)s")
+                % {"position": position, "unit": unit, "target": target, "value": value},
                 field=f"out_{position}",
             )
         values.append(int(value))
     if finished and ruleset.finished_needs_target and max(values) < target:
         raise ServiceError(
-            f"a finished game needs a winner with {target} pieces out; "
-            "mark it unfinished if the turn ended",
+            _(
+                "a finished game needs a winner with %(target)s pieces out; mark it unfinished if the turn ended"
+            )
+            % {"target": target},
             field="out",
         )
     return values
@@ -99,7 +108,7 @@ def _validate_out(out: Sequence[int | None], seats: int, game: Game, finished: b
 def _check_actor(by: Actor, game: Game) -> None:
     require_actor(by)
     if by.is_player and (by.seat is None or by.seat.table_id != game.table_id):
-        raise ServiceError("this link is not for this game's table", field="position")
+        raise ServiceError(_("this link is not for this game's table"), field="position")
 
 
 def _materialise(game: Game, submissions: list[ResultSubmission]) -> None:
@@ -155,8 +164,10 @@ def _lock(game: Game, version: int | None) -> tuple[Game, list[ResultSubmission]
     )
     if version is not None and locked.version != version:
         raise ConflictError(
-            f"game {locked.number} at table {locked.table.number} was changed by someone "
-            "else meanwhile; reload to see their result",
+            _(
+                "game %(number)s at table %(table)s was changed by someone else meanwhile; reload to see their result"
+            )
+            % {"number": locked.number, "table": locked.table.number},
             field="version",
         )
     submissions = list(
@@ -216,7 +227,7 @@ def _write(*, game: Game, version: int | None, by: Actor, result: _Result) -> Ga
         locked, submissions = _lock(game, version)
         round_ = locked.table.round
         if round_.status == Round.Status.PAIRED:
-            raise ServiceError("results can be entered once the round is published")
+            raise ServiceError(_("results can be entered once the round is published"))
         if by.is_player:
             _report(locked, submissions, by, result)
             return locked
@@ -249,18 +260,21 @@ def _report(game: Game, submissions: list[ResultSubmission], by: Actor, result: 
     """A player's report: waiting, confirming an agreeing report, or a dispute."""
     seat = by.seat
     if seat is None:
-        raise ServiceError("say which seat you sit in", field="position")
+        raise ServiceError(_("say which seat you sit in"), field="position")
     if game.table.round.status != Round.Status.PUBLISHED:
-        raise ServiceError("this round is closed; ask the organiser to change results")
+        raise ServiceError(_("this round is closed; ask the organiser to change results"))
     if game.status != Game.Status.PENDING and game.confirmed:
         raise ConflictError(
-            f"game {game.number} already has its final result; ask the organiser to change it",
+            _("game %(number)s already has its final result; ask the organiser to change it")
+            % {"number": game.number},
             field="game",
         )
     if any(s.by_seat_id == seat.pk for s in submissions):
         raise ConflictError(
-            f"you have already reported game {game.number}; an opponent confirms it, or the "
-            "organiser changes it",
+            _(
+                "you have already reported game %(number)s; an opponent confirms it, or the organiser changes it"
+            )
+            % {"number": game.number},
             field="game",
         )
     live = [s for s in submissions if s.state in (State.REPORTED, State.DISPUTED)]
@@ -293,7 +307,9 @@ def _report(game: Game, submissions: list[ResultSubmission], by: Actor, result: 
                 decided_at=now if state == State.CONFIRMED else None,
             )
     except IntegrityError:
-        raise ConflictError(f"you have already reported game {game.number}") from None
+        raise ConflictError(
+            _("you have already reported game %(number)s") % {"number": game.number}
+        ) from None
     _materialise(game, [*submissions, report])
 
 
@@ -336,17 +352,22 @@ def _validate_colours(given: Mapping[str, str], out: list[int]) -> dict[str, lis
             continue
         field = f"colours_{key}"
         if not key.isdigit() or not 1 <= int(key) <= len(out):
-            raise ServiceError(f"no seat {key} at this table", field=field)
+            raise ServiceError(_("no seat %(key)s at this table") % {"key": key}, field=field)
         wrong = [c for c in letters if c not in _COLOURS]
         if wrong:
             raise ServiceError(
-                f"seat {key}: colours are w, b, r, y, g, not {''.join(wrong)!r}", field=field
+                _("seat %(key)s: colours are w, b, r, y, g, not %(wrong)s")
+                % {"key": key, "wrong": repr("".join(wrong))},
+                field=field,
             )
         if len(set(letters)) != len(letters):
-            raise ServiceError(f"seat {key}: a colour can go out only once", field=field)
+            raise ServiceError(
+                _("seat %(key)s: a colour can go out only once") % {"key": key}, field=field
+            )
         if len(letters) > out[int(key) - 1]:
             raise ServiceError(
-                f"seat {key}: {len(letters)} colours out but {out[int(key) - 1]} pieces out",
+                _("seat %(key)s: %(colours)s colours out but %(pieces)s pieces out")
+                % {"key": key, "colours": len(letters), "pieces": out[int(key) - 1]},
                 field=field,
             )
         colours[key] = letters
@@ -358,24 +379,24 @@ def game_confirm(*, game: Game, by: Actor) -> Game:
     it count. A seat never confirms its own report, and a dispute is the organiser's."""
     _check_actor(by, game)
     if not by.is_player:
-        raise ServiceError("a director accepts a report on the open-tables page")
+        raise ServiceError(_("a director accepts a report on the open-tables page"))
     with transaction.atomic():
         locked, submissions = _lock(game, None)
         if locked.status != Game.Status.PENDING and locked.confirmed:
             return locked
         if locked.table.round.status != Round.Status.PUBLISHED:
-            raise ServiceError("this round is closed; ask the organiser")
+            raise ServiceError(_("this round is closed; ask the organiser"))
         if any(s.state == State.DISPUTED for s in submissions):
             raise ConflictError(
-                "the players reported different results; the organiser decides", field="game"
+                _("the players reported different results; the organiser decides"), field="game"
             )
         waiting = [s for s in submissions if s.state == State.REPORTED]
         if not waiting:
-            raise ServiceError("there is no result to confirm yet")
+            raise ServiceError(_("there is no result to confirm yet"))
         report = waiting[0]
         if by.seat is not None and report.by_seat_id == by.seat.pk:
             raise ServiceError(
-                "the result must be confirmed by an opponent, not by the player who reported it",
+                _("the result must be confirmed by an opponent, not by the player who reported it"),
                 field="position",
             )
         report.state = State.CONFIRMED
@@ -390,13 +411,13 @@ def result_accept(*, submission: ResultSubmission, by: Actor, version: int | Non
     """The organiser settles a game with one click: this player's report (disputed or
     waiting) becomes the result; every other submission of the game is discarded."""
     if by.is_player:
-        raise ServiceError("only a director can accept a report")
+        raise ServiceError(_("only a director can accept a report"))
     with transaction.atomic():
         locked, submissions = _lock(submission.game, version)
         chosen = next((s for s in submissions if s.pk == submission.pk), None)
         if chosen is None or chosen.state not in (State.REPORTED, State.DISPUTED):
             raise ConflictError(
-                "this report is no longer open; reload to see the game's result", field="game"
+                _("this report is no longer open; reload to see the game's result"), field="game"
             )
         seats = _seats(locked)
         before = _game_snapshot(locked, seats) if locked.status != Game.Status.PENDING else None
@@ -456,7 +477,7 @@ def game_record_moves(
     ).table.round.tournament.ruleset
     extra = dict(setup or {})
     if set(extra) & {"players", "moves"}:
-        raise ServiceError("the setup cannot name players or moves", field="setup")
+        raise ServiceError(_("the setup cannot name players or moves"), field="setup")
     record: dict[str, Any] = {"players": seats, "variant": "standard", **extra}
     record["moves"] = list(moves)
     try:
@@ -464,15 +485,22 @@ def game_record_moves(
         result: Any = ruleset_.replay(record)
     except (ValueError, TypeError) as exc:
         # TypeError too: a setup of the wrong shape must be refused, never a server error.
-        raise ServiceError(f"the move record cannot be read: {exc}", field="moves") from None
+        raise ServiceError(
+            _("the move record cannot be read: %(exc)s") % {"exc": exc}, field="moves"
+        ) from None
     if not result.ok:
         error = result.error
         if error is None:  # an engine that failed without saying where
-            raise ServiceError("the move record breaks the rules", field="moves")
-        raise ServiceError(f"ply {error.ply} `{error.move}`: {error.reason}", field="moves")
+            raise ServiceError(_("the move record breaks the rules"), field="moves")
+        raise ServiceError(
+            _("ply %(ply)s `%(move)s`: %(reason)s")
+            % {"ply": error.ply, "move": error.move, "reason": error.reason},
+            field="moves",
+        )
     if finished and not result.finished:
         raise ServiceError(
-            f"the record ends after {result.plies} plies without a winner", field="moves"
+            _("the record ends after %(plies)s plies without a winner") % {"plies": result.plies},
+            field="moves",
         )
     order = game.moving_order(seats)
     out = [0] * seats
@@ -502,15 +530,17 @@ def game_import_events(
 ) -> Game:
     """Import a game from the online client's JSON event list (Pentagame only)."""
     if game.table.round.tournament.game != "pentagame":
-        raise ServiceError("only Pentagame games can be imported from the online client")
+        raise ServiceError(_("only Pentagame games can be imported from the online client"))
     try:
         imported = pentagame.import_events(events)
     except pentagame.PentagameError as exc:
-        raise ServiceError(f"the event list cannot be imported: {exc}", field="events") from None
+        raise ServiceError(
+            _("the event list cannot be imported: %(exc)s") % {"exc": exc}, field="events"
+        ) from None
     if imported.record["players"] != _seats(game):
         raise ServiceError(
-            f"the imported game has {imported.record['players']} players, this table "
-            f"{_seats(game)}",
+            _("the imported game has %(players)s players, this table %(seats)s")
+            % {"players": imported.record["players"], "seats": _seats(game)},
             field="events",
         )
     return game_record_moves(game=game, moves=imported.record["moves"], version=version, by=by)

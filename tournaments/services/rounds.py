@@ -6,6 +6,7 @@ from collections import defaultdict
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments import signals
 from tournaments.models import Entry, ForbiddenPair, Game, Round, Seat, Table, Tournament
@@ -26,8 +27,11 @@ def check_policy(tournament: Tournament) -> None:
     sizes = tournament.ruleset.table_sizes
     if 3 not in sizes and tournament.policy != Tournament.Policy.PAIRS_BYE:
         raise ServiceError(
-            f"{tournament.ruleset.title} is played at tables of "
-            f"{' or '.join(map(str, sizes))}: choose '2-player tables and a bye'",
+            _("%(title)s is played at tables of %(sizes)s: choose '2-player tables and a bye'")
+            % {
+                "title": tournament.ruleset.title,
+                "sizes": " or ".join(map(str, sizes)),
+            },
             field="policy",
         )
 
@@ -59,7 +63,7 @@ def _history(tournament: Tournament) -> tuple[list[Meeting], set[int], set[int],
     for table_id, rows in tables.items():
         for i, (a, pos_a, number) in enumerate(rows):
             position_entry[(table_id, pos_a)] = a
-            for b, _, _ in rows[i + 1 :]:
+            for b, _pos_b, _number_b in rows[i + 1 :]:
                 met.append(Meeting(str(a), str(b), number))
             if len(rows) == 3:
                 had_triple.add(a)
@@ -140,7 +144,10 @@ def _league_round(tournament: Tournament, number: int, by: Actor) -> tuple[Pairi
 def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
     entries = _pairable(tournament, number)
     if len(entries) < 2:
-        raise ServiceError(f"round {number} needs at least two players; {len(entries)} can play")
+        raise ServiceError(
+            _("round %(number)s needs at least two players; %(count)s can play")
+            % {"number": number, "count": len(entries)}
+        )
     met, had_triple, had_bye, starts = _history(tournament)
     if tournament.kind == Tournament.Kind.EVENING:
         from .evenings import evening_tables
@@ -174,7 +181,9 @@ def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
             method=tournament.pairing_method,  # type: ignore[arg-type]
         )
     except PairingError as exc:
-        raise ServiceError(f"no valid pairing for round {number}: {exc}") from None
+        raise ServiceError(
+            _("no valid pairing for round %(number)s: %(exc)s") % {"number": number, "exc": exc}
+        ) from None
 
 
 def _write_tables(
@@ -235,10 +244,15 @@ def round_pair_next(*, tournament: Tournament, by: Actor) -> Round:
             tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
             last = tournament.rounds.order_by("-number").first()
             if last is not None and last.status != Round.Status.CLOSED:
-                raise ConflictError(f"round {last.number} is not closed yet")
+                raise ConflictError(
+                    _("round %(number)s is not closed yet") % {"number": last.number}
+                )
             number = 1 if last is None else last.number + 1
             if tournament.kind != Tournament.Kind.EVENING and number > tournament.rounds_planned:
-                raise ServiceError(f"all {tournament.rounds_planned} rounds have been played")
+                raise ServiceError(
+                    _("all %(rounds_planned)s rounds have been played")
+                    % {"rounds_planned": tournament.rounds_planned}
+                )
             check_policy(tournament)
             byes: list[str] | None = None
             if tournament.kind == Tournament.Kind.ROUND_ROBIN:
@@ -259,7 +273,7 @@ def round_pair_next(*, tournament: Tournament, by: Actor) -> Round:
             )
             standings_changed(tournament=tournament)
     except IntegrityError:
-        raise ConflictError("this round was just paired by someone else; reload") from None
+        raise ConflictError(_("this round was just paired by someone else; reload")) from None
     return round_
 
 
@@ -269,10 +283,12 @@ def _unpublished(round_: Round) -> Round:
     except Round.DoesNotExist:
         # Paired again (a new row) or deleted by someone else while this request waited.
         raise ConflictError(
-            f"round {round_.number} was changed meanwhile; reload the page", field="round"
+            _("round %(number)s was changed meanwhile; reload the page")
+            % {"number": round_.number},
+            field="round",
         ) from None
     if round_.status != Round.Status.PAIRED:
-        raise ConflictError(f"round {round_.number} is already published")
+        raise ConflictError(_("round %(number)s is already published") % {"number": round_.number})
     return round_
 
 
@@ -311,7 +327,10 @@ def round_repair(*, round: Round, by: Actor) -> Round:  # noqa: A002
 
 
 def _no_seat(entry: Entry, round_: Round) -> str:
-    return f"{entry.player.name} has no seat in round {round_.number}"
+    return _("%(name)s has no seat in round %(number)s") % {
+        "name": entry.player.name,
+        "number": round_.number,
+    }
 
 
 def round_swap_seats(*, round: Round, first: Entry, second: Entry, by: Actor) -> None:  # noqa: A002
@@ -328,7 +347,7 @@ def round_swap_seats(*, round: Round, first: Entry, second: Entry, by: Actor) ->
         if b is None:
             raise ServiceError(_no_seat(second, round_), field="second")
         if a.table_id == b.table_id:
-            raise ServiceError("both players sit at the same table already", field="second")
+            raise ServiceError(_("both players sit at the same table already"), field="second")
         a_table, a_pos, b_table, b_pos = a.table_id, a.position, b.table_id, b.position
         # Delete and re-create: (round, entry) and (table, position) are unique.
         a.delete()
@@ -366,21 +385,27 @@ def round_close(*, round: Round, by: Actor, force: bool = False) -> Round:  # no
         if round_.status == Round.Status.CLOSED:
             return round_
         if round_.status != Round.Status.PUBLISHED:
-            raise ConflictError(f"round {round_.number} must be published before it is closed")
+            raise ConflictError(
+                _("round %(number)s must be published before it is closed")
+                % {"number": round_.number}
+            )
         games = Game.objects.filter(table__round=round_).select_related("table")
         missing = games.filter(status=Game.Status.PENDING)
         if missing.exists() and not force:
             tables = sorted({g.table.number for g in missing})
             raise ServiceError(
-                f"results missing at table(s) {', '.join(map(str, tables))}", field="round"
+                _("results missing at table(s) %(tables)s")
+                % {"tables": ", ".join(map(str, tables))},
+                field="round",
             )
         waiting = games.filter(confirmed=False)
         if waiting.exists():
             tables = sorted({g.table.number for g in waiting})
             raise ServiceError(
-                "reported results await an opponent's confirmation or your decision at "
-                f"table(s) {', '.join(map(str, tables))}; accept them on the open-tables "
-                "page or enter them yourself",
+                _(
+                    "reported results await an opponent's confirmation or your decision at table(s) %(tables)s; accept them on the open-tables page or enter them yourself"
+                )
+                % {"tables": ", ".join(map(str, tables))},
                 field="round",
             )
         round_.status = Round.Status.CLOSED

@@ -14,6 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from games import rulesets
 from tournaments import signals
@@ -62,11 +63,11 @@ def _check_game(game: str, policy: str) -> None:
     try:
         ruleset = rulesets.get(game)
     except KeyError:
-        raise ServiceError(f"no such game: {game}", field="game") from None
+        raise ServiceError(_("no such game: %(game)s") % {"game": game}, field="game") from None
     two_only = 3 not in ruleset.table_sizes
     if two_only and policy != Tournament.Policy.PAIRS_BYE:
         raise ServiceError(
-            "this game is played by two: use 2-player tables and a bye", field="policy"
+            _("this game is played by two: use 2-player tables and a bye"), field="policy"
         )
 
 
@@ -77,12 +78,14 @@ def _slug_for(name: str, *, exclude: int | None = None, slug: str = "") -> str:
         raise ServiceError("a slug has only lower-case letters, digits and dashes", field="slug")
     slug = slug or slugify(name)
     if not slug:
-        raise ServiceError("the name needs at least one letter or digit", field="name")
+        raise ServiceError(_("the name needs at least one letter or digit"), field="name")
     clash = Tournament.objects.filter(slug=slug)
     if exclude is not None:
         clash = clash.exclude(pk=exclude)
     if clash.exists():
-        raise ServiceError(f"a tournament with this {field} exists already", field=field)
+        if field == "slug":
+            raise ServiceError(_("a tournament with this slug exists already"), field="slug")
+        raise ServiceError(_("a tournament with this name exists already"), field="name")
     return slug
 
 
@@ -96,7 +99,10 @@ def tournament_create(
         raise PermissionDenied("only this club's organisers create tournaments")
     unknown = set(settings) - set(EDITABLE)
     if unknown:
-        raise ServiceError(f"unknown setting {sorted(unknown)[0]}", field=sorted(unknown)[0])
+        raise ServiceError(
+            _("unknown setting %(setting)s") % {"setting": sorted(unknown)[0]},
+            field=sorted(unknown)[0],
+        )
     name = name.strip()
     with transaction.atomic():
         tournament = Tournament(club=club, name=name, slug=_slug_for(name, slug=slug), **settings)
@@ -120,7 +126,7 @@ def tournament_update(
     unknown = set(changes) - set(EDITABLE)
     if unknown:
         field = sorted(unknown)[0]
-        raise ServiceError(f"{field} cannot be changed here", field=field)
+        raise ServiceError(_("%(field)s cannot be changed here") % {"field": field}, field=field)
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         changed = {f: v for f, v in changes.items() if getattr(locked, f) != v}
@@ -131,13 +137,16 @@ def tournament_update(
             for field in FROZEN:
                 if field in changed:
                     raise ConflictError(
-                        f"{field} cannot change once round 1 is paired", field=field
+                        _("%(field)s cannot change once round 1 is paired") % {"field": field},
+                        field=field,
                     )
             guarded = [f for f in GUARDED if f in changed]
             if guarded and not recompute:
                 raise ConflictError(
-                    f"{guarded[0]} cannot change once round 1 is paired unless you confirm "
-                    "that the standings and ratings are computed again",
+                    _(
+                        "%(field)s cannot change once round 1 is paired unless you confirm that the standings and ratings are computed again"
+                    )
+                    % {"field": guarded[0]},
                     field=guarded[0],
                 )
         else:
@@ -229,17 +238,18 @@ def round_delete(*, round: Round, by: Actor) -> None:  # noqa: A002
             raise PermissionDenied("only this tournament's directors may do that")
         locked = Round.objects.select_for_update().filter(pk=round.pk).first()
         if locked is None:
-            raise ConflictError("this round was deleted already; reload", field="round")
+            raise ConflictError(_("this round was deleted already; reload"), field="round")
         last = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
         if locked.number != last:
             raise ConflictError(
-                f"only the last round ({last}) can be deleted, not round {locked.number}",
+                _("only the last round (%(last)s) can be deleted, not round %(number)s")
+                % {"last": last, "number": locked.number},
                 field="round",
             )
         if tournament.kind == Tournament.Kind.EVENING and (
             tournament.status == Tournament.Status.FINISHED
         ):
-            raise ConflictError("the evening is closed and rated as a whole", field="round")
+            raise ConflictError(_("the evening is closed and rated as a whole"), field="round")
         if locked.status == Round.Status.CLOSED:
             _ratings_forget(round=locked, by=by)
         audit_record(
@@ -262,9 +272,9 @@ def forbidden_pair_add(
     if not can_direct(by.permission_user, tournament):
         raise PermissionDenied("only this tournament's directors may do that")
     if first.tournament_id != tournament.pk or second.tournament_id != tournament.pk:
-        raise ServiceError("both players must be entered in this tournament", field="second")
+        raise ServiceError(_("both players must be entered in this tournament"), field="second")
     if first.pk == second.pk:
-        raise ServiceError("choose two different players", field="second")
+        raise ServiceError(_("choose two different players"), field="second")
     with transaction.atomic():
         pair, created = ForbiddenPair.objects.get_or_create(
             tournament=tournament, first=first, second=second, defaults={"reason": reason}

@@ -18,6 +18,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import DataError, IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments import signals
 from tournaments.models import (
@@ -204,7 +205,8 @@ def tournament_import_document(
         if club is None:
             # An import never creates a club: the organiser chooses one of theirs.
             raise ServiceError(
-                f"there is no club {data['club']['slug']!r} here; choose the club to import into",
+                _("there is no club %(club)s here; choose the club to import into")
+                % {"club": repr(data["club"]["slug"])},
                 field="club",
             )
     if not can_organise(by.user, club):
@@ -215,7 +217,9 @@ def tournament_import_document(
         with transaction.atomic():
             tournament = _import(data, club, by, dict(players or {}), players_by_name)
     except (IntegrityError, DataError) as exc:
-        raise ServiceError(f"the document contradicts itself or this site: {exc}") from None
+        raise ServiceError(
+            _("the document contradicts itself or this site: %(exc)s") % {"exc": exc}
+        ) from None
     return tournament
 
 
@@ -231,15 +235,21 @@ def _player_for(
     if row["key"] in players:
         player = Player.objects.filter(pk=players[row["key"]], club=club).first()
         if player is None:
-            raise ServiceError(f"{path}: the chosen player is not one of {club.name}'s", field=path)
+            raise ServiceError(
+                _("%(path)s: the chosen player is not one of %(name)s's")
+                % {"path": path, "name": club.name},
+                field=path,
+            )
         return player
     existing = Player.objects.filter(club=club, name=" ".join(row["player"].split())).first()
     if existing is not None:
         if by_name:
             return existing
         raise ServiceError(
-            f"{path}: {club.name} has a player {existing.name!r} already; map the entry to a "
-            "player or reuse the club's players by name",
+            _(
+                "%(path)s: %(name)s has a player %(existing)s already; map the entry to a player or reuse the club's players by name"
+            )
+            % {"path": path, "name": club.name, "existing": repr(existing.name)},
             field=path,
         )
     try:
@@ -275,7 +285,9 @@ def _replay(
         try:
             seat = seats.get(sub["seat"]) if sub["seat"] is not None else None
             if sub["seat"] is not None and seat is None:
-                raise ServiceError(f"no seat {sub['seat']} at this table", field="seat")
+                raise ServiceError(
+                    _("no seat %(seat)s at this table") % {"seat": sub["seat"]}, field="seat"
+                )
             actor = Actor.player(seat) if seat is not None else director
             finished = sub["status"] == Game.Status.FINISHED
             if sub["moves"]:
@@ -298,7 +310,7 @@ def _replay(
             ):
                 confirmer = seats.get(sub["decided_by"])
                 if confirmer is None:
-                    raise ServiceError("no such seat", field="decided_by")
+                    raise ServiceError(_("no such seat"), field="decided_by")
                 game_confirm(game=game, by=Actor.player(confirmer))
             if (
                 sub["state"] == ResultSubmission.State.CONFIRMED
@@ -318,7 +330,8 @@ def _replay(
     states = list(game.submissions.order_by("created_at", "pk").values_list("state", "out"))
     if [(s["state"], s["out"]) for s in submissions] != [(st, list(out)) for st, out in states]:
         raise ServiceError(
-            f"{path}.submissions: the results do not replay to the states the document gives",
+            _("%(path)s.submissions: the results do not replay to the states the document gives")
+            % {"path": path},
             field=f"{path}.submissions",
         )
     game.refresh_from_db()
@@ -326,7 +339,8 @@ def _replay(
         data["status"] != Game.Status.PENDING and game.out_list(len(seats)) != data["out"]
     ):
         raise ServiceError(
-            f"{path}.out: the game's result is not the one its submissions give",
+            _("%(path)s.out: the game's result is not the one its submissions give")
+            % {"path": path},
             field=f"{path}.out",
         )
 
@@ -341,7 +355,8 @@ def _import(
     settings = data["tournament"]
     if Tournament.objects.filter(slug=settings["slug"]).exists():
         raise ServiceError(
-            f"tournament.slug: a tournament {settings['slug']!r} exists already on this site",
+            _("tournament.slug: a tournament %(slug)s exists already on this site")
+            % {"slug": repr(settings["slug"])},
             field="tournament.slug",
         )
     tournament = Tournament(club=club, created_by=by.user, **settings)
@@ -358,7 +373,9 @@ def _import(
         entries[row["key"]] = Entry.objects.create(tournament=tournament, player=player, **fields)
     for i, (first, second, reason) in enumerate(data["forbidden"]):
         if first not in entries or second not in entries or first == second:
-            raise ServiceError(f"forbidden[{i}]: two different entry keys", field="forbidden")
+            raise ServiceError(
+                _("forbidden[%(i)s]: two different entry keys") % {"i": i}, field="forbidden"
+            )
         ForbiddenPair.objects.create(
             tournament=tournament, first=entries[first], second=entries[second], reason=reason
         )
@@ -383,7 +400,8 @@ def _import(
             for i, key in enumerate(table_data["seats"], start=1):
                 if key not in entries or key in seen:
                     raise ServiceError(
-                        f"{path}.seats[{i - 1}]: no entry {key!r}, or seated twice",
+                        _("%(path)s.seats[%(index)s]: no entry %(key)s, or seated twice")
+                        % {"path": path, "index": i - 1, "key": repr(key)},
                         field=f"{path}.seats",
                     )
                 seen.add(key)
@@ -393,7 +411,8 @@ def _import(
             for g, game_data in enumerate(table_data["games"]):
                 if game_data["first_position"] > max(len(seats), 1):
                     raise ServiceError(
-                        f"{path}.games[{g}].first_position: no such seat",
+                        _("%(path)s.games[%(g)s].first_position: no such seat")
+                        % {"path": path, "g": g},
                         field=f"{path}.games[{g}].first_position",
                     )
                 game = Game.objects.create(

@@ -3,9 +3,14 @@
 // them and turns taps and keys into one of those legal moves. No rule lives here.
 
 const SVG = "http://www.w3.org/2000/svg";
-const COLOUR_NAMES = { w: "white", b: "blue", r: "red", y: "yellow", g: "green" };
-
 const data = JSON.parse(document.getElementById("pg-data").textContent);
+// Every text the script writes, in the page's language (views_board.board_text).
+const words = JSON.parse(document.getElementById("pg-text").textContent);
+const COLOUR_NAMES = words.colours;
+
+function fill(template, values) {
+  return template.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
+}
 const svg = document.getElementById("pg-svg");
 const things = svg.querySelector(".pg-things");
 const marks = svg.querySelector(".pg-marks");
@@ -65,7 +70,7 @@ function seatOf(seat) {
 
 function describePiece(piece) {
   const p = seatOf(piece.seat);
-  return `${p.name}'s ${COLOUR_NAMES[piece.colour]} ${p.shape}`;
+  return fill(words.piece, { name: p.name, colour: COLOUR_NAMES[piece.colour] });
 }
 
 // Everything on each stop: pieces first (by seat), then blocks.
@@ -111,9 +116,10 @@ function drawPosition(pos) {
   // Screen readers hear what stands on a stop in its label.
   stopEls.forEach((node, id) => {
     const list = on.get(id) ?? [];
-    const what = list.map((t) => (t.type === "piece" ? describePiece(t.piece) : `${t.type} block`));
-    const base = stops[id].kind === "stop" ? stops[id].name : `${stops[id].name}, ${COLOUR_NAMES[stops[id].colour]} ${stops[id].kind}`;
-    node.setAttribute("aria-label", `${base}: ${what.length ? what.join(", ") : "empty"}`);
+    const what = list.map((t) => (t.type === "piece" ? describePiece(t.piece) : words[`${t.type}_block`]));
+    const s = stops[id];
+    const base = s.kind === "stop" ? s.name : fill(words.stop_on, { stop: s.name, colour: COLOUR_NAMES[s.colour], kind: words.kinds[s.kind] ?? s.kind });
+    node.setAttribute("aria-label", fill(words.stop_holds, { stop: base, what: what.length ? what.join(", ") : words.empty }));
   });
   document.querySelectorAll(".pg-player").forEach((li) => {
     const seat = Number(li.dataset.seat);
@@ -127,7 +133,12 @@ function drawPosition(pos) {
       dot.title = COLOUR_NAMES[c];
       return dot;
     }));
-    out.setAttribute("aria-label", `${colours.length} out${colours.length ? ": " + colours.map((c) => COLOUR_NAMES[c]).join(", ") : ""}`);
+    out.setAttribute(
+      "aria-label",
+      colours.length
+        ? fill(words.out_colours, { count: colours.length, colours: colours.map((c) => COLOUR_NAMES[c]).join(", ") })
+        : fill(words.out, { count: 0 }),
+    );
   });
 }
 
@@ -286,8 +297,8 @@ function startReplay() {
     link.href = url(ply);
     document.getElementById("pg-first").disabled = document.getElementById("pg-prev").disabled = ply === 0;
     document.getElementById("pg-next").disabled = document.getElementById("pg-last").disabled = ply === moves.length;
-    const who = pos.to_move ? `${seatOf(pos.to_move).name} to move` : "game over";
-    statusLine.textContent = ply === 0 ? `Start position; ${who}.` : `After ${ply}. ${moves[ply - 1]}; ${who}.`;
+    const who = pos.to_move ? fill(words.to_move, { name: seatOf(pos.to_move).name }) : words.game_over;
+    statusLine.textContent = ply === 0 ? fill(words.start, { who }) : fill(words.after, { ply, move: moves[ply - 1], who });
     if (push) history.replaceState(null, "", url(ply));
   }
 
@@ -313,7 +324,7 @@ function startReplay() {
   if (data.ply !== moves.length || frames.length - 1 < data.record.moves.length) {
     // The stored record is longer than what could be replayed: say so.
     if (frames.length - 1 < data.record.moves.length) {
-      showError(`The record stops being legal at ply ${frames.length}: ${data.record.moves[frames.length - 1]}`);
+      showError(fill(words.record_stops, { ply: frames.length, move: data.record.moves[frames.length - 1] }));
     }
   }
   show(ply, false);
@@ -361,23 +372,23 @@ function startRecord() {
 
   function prompt() {
     const seat = pos.to_move ? seatOf(pos.to_move) : null;
-    if (!pos.ok) return `The record is not legal at ply ${pos.error.ply}: ${pos.error.reason}. Undo to go back.`;
-    if (pos.finished) return `Game over after ${moves.length} moves. Save the record.`;
+    if (!pos.ok) return fill(words.not_legal, { ply: pos.error.ply, reason: pos.error.reason });
+    if (pos.finished) return fill(words.over, { count: moves.length });
     if (!pick) {
-      if (pos.legal.length === 1 && pos.legal[0].kind === "pass") return `${seat.name} cannot move: pass.`;
-      return `${seat.name} (${seat.shape}s) to move: choose a piece.`;
+      if (pos.legal.length === 1 && pos.legal[0].kind === "pass") return fill(words.must_pass, { name: seat.name });
+      return fill(words.choose_piece, { name: seat.name, shapes: seat.shapes });
     }
     switch (pick.step) {
       case "target":
-        return `${seat.name}: choose where the piece on ${name(pick.from)} goes.`;
+        return fill(words.choose_target, { name: seat.name, stop: name(pick.from) });
       case "choose":
-        return `${seat.name}: choose which move you mean.`;
+        return fill(words.choose_move, { name: seat.name });
       case "black":
-        return `${pick.move.text}: choose the free stop where the black block goes.`;
+        return fill(words.choose_black, { move: pick.move.text });
       case "grey_from":
-        return `${pick.move.text}: the piece goes out and no grey block is left; choose the grey block to move.`;
+        return fill(words.choose_grey_from, { move: pick.move.text });
       case "grey":
-        return `${pick.move.text}: the piece goes out; choose the free stop where the grey block goes.`;
+        return fill(words.choose_grey, { move: pick.move.text });
       default:
         return "";
     }
@@ -417,11 +428,11 @@ function startRecord() {
       if (!response.ok) throw new Error(body.detail ?? response.statusText);
       moves = next;
       pos = body;
-      showError(pos.ok ? "" : `ply ${pos.error.ply} ${pos.error.move}: ${pos.error.reason}`);
+      showError(pos.ok ? "" : fill(words.illegal_ply, pos.error));
       localStorage.setItem(storageKey, JSON.stringify({ version, moves }));
       saved.textContent = "";
     } catch (error) {
-      showError(`The move could not be checked: ${error.message}`);
+      showError(fill(words.unchecked, { error: error.message }));
     } finally {
       busy = false;
       pick = null;
@@ -514,7 +525,7 @@ function startRecord() {
     const position = document.getElementById("pg-position");
     const body = { moves, version };
     if (position) body.position = position.value ? Number(position.value) : null;
-    saved.textContent = "Saving…";
+    saved.textContent = words.saving;
     showError("");
     try {
       const response = await fetch(data.save_url, {
@@ -530,16 +541,15 @@ function startRecord() {
       }
       version = answer.version;
       localStorage.removeItem(storageKey);
-      saved.textContent = answer.confirmed
-        ? `Saved (${answer.status}, pieces out ${answer.out.join(":")}).`
-        : `Saved (${answer.status}, pieces out ${answer.out.join(":")}); an opponent confirms it through their own link.`;
+      const done = { status: words.status[answer.status] ?? answer.status, out: answer.out.join(":") };
+      saved.textContent = fill(answer.confirmed ? words.saved : words.saved_unconfirmed, done);
       const replay = document.createElement("a");
       replay.href = answer.replay_url;
-      replay.textContent = " Replay it";
+      replay.textContent = ` ${words.replay_it}`;
       saved.appendChild(replay);
     } catch (error) {
       saved.textContent = "";
-      showError(`Not saved: ${error.message}`);
+      showError(fill(words.not_saved, { error: error.message }));
     }
   });
 
@@ -549,7 +559,7 @@ function startRecord() {
     const kept = JSON.parse(localStorage.getItem(storageKey) ?? "null");
     if (kept && kept.version === version && kept.moves.length > moves.length) {
       restoreBox.hidden = false;
-      document.getElementById("pg-restore").textContent = `Restore the unsaved record (${kept.moves.length} moves)`;
+      document.getElementById("pg-restore").textContent = fill(words.restore, { count: kept.moves.length });
       document.getElementById("pg-restore").addEventListener("click", () => {
         restoreBox.hidden = true;
         load(kept.moves);
