@@ -146,7 +146,7 @@ def pages() -> list[str]:
 
 @pytest.fixture
 def demo(db):
-    organiser = UserFactory(username="organiser")
+    organiser = UserFactory(username="organiser", is_staff=True)  # the demo's staff account
     demo_load(organiser=organiser)
     return organiser
 
