@@ -1,0 +1,184 @@
+// The results screen: one row per game, keyboard first. Type a game's pieces out
+// ("3 1" or "31", "u" for unfinished); Tab or Enter moves to the next game and saves the
+// one left behind, in the background (no page load). A refused result or a conflict is
+// shown on that game's row only; unchanged games are never sent.
+
+const progress = () => document.getElementById("round-progress");
+
+function fields() {
+  return [...document.querySelectorAll("input.pieces-out")];
+}
+
+function rowOf(node) {
+  return node.closest("tr.result-row");
+}
+
+function move(from, by) {
+  const all = fields();
+  const next = all[all.indexOf(from) + by];
+  if (next) {
+    next.focus();
+    next.select();
+  } else {
+    from.blur();
+  }
+}
+
+function showError(row, error, fresh) {
+  row.dataset.invalid = "1";
+  const box = row.querySelector("[data-error]");
+  box.textContent = error.message;
+  box.setAttribute("role", "alert");
+  const field = row.querySelector(`[name="${error.field}"]`) || row.querySelector("input.pieces-out");
+  field.setAttribute("aria-invalid", "true");
+  if (fresh) {
+    // Someone else changed this game: offer their result instead of overwriting it.
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "show-current";
+    button.textContent = document.querySelector(".results-screen").dataset.showCurrent;
+    button.addEventListener("click", () => {
+      replaceRow(row, fresh, true);
+    });
+    box.append(" ", button);
+  }
+}
+
+function clearError(row) {
+  delete row.dataset.invalid;
+  const box = row.querySelector("[data-error]");
+  box.textContent = "";
+  box.removeAttribute("role");
+  for (const field of row.querySelectorAll("[aria-invalid]")) field.removeAttribute("aria-invalid");
+}
+
+function parseRow(html) {
+  const template = document.createElement("template");
+  template.innerHTML = html.trim();
+  return template.content.querySelector("tr");
+}
+
+// Put the saved row in place. If the organiser is back in this row, keep what they are
+// typing and take over only the version and what counts now.
+function replaceRow(row, html, force = false) {
+  const fresh = parseRow(html);
+  if (!fresh) return;
+  if (!force && row.contains(document.activeElement)) {
+    row.dataset.liveVersion = fresh.dataset.liveVersion;
+    for (const input of row.querySelectorAll('input[name="version"]')) input.value = fresh.dataset.liveVersion;
+    row.querySelector("td.state").replaceWith(fresh.querySelector("td.state"));
+    const saved = fresh.querySelector("input.pieces-out").dataset.saved;
+    const input = row.querySelector("input.pieces-out");
+    input.dataset.saved = saved;
+    input.defaultValue = saved;
+    return;
+  }
+  row.replaceWith(fresh);
+}
+
+function showProgress(data) {
+  const box = progress();
+  if (!box || !data) return;
+  box.textContent = data.text;
+  box.dataset.done = data.done;
+  box.dataset.total = data.total;
+}
+
+async function send(row, form) {
+  row.dataset.busy = "1";
+  let data = null;
+  let status = 0;
+  try {
+    const response = await fetch(form.action, {
+      method: "POST",
+      body: new FormData(form),
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+    });
+    status = response.status;
+    if ((response.headers.get("Content-Type") || "").includes("application/json")) {
+      data = await response.json();
+    }
+  } catch {
+    status = 0;
+  } finally {
+    delete row.dataset.busy;
+  }
+  // The row may have been replaced meanwhile (a live update): act on the current one.
+  const current = document.getElementById(row.id) || row;
+  if (data && status === 200) {
+    clearError(current);
+    replaceRow(current, data.row);
+    showProgress(data.progress);
+  } else if (data && data.error) {
+    showError(current, data.error, status === 409 ? data.row : null);
+    showProgress(data.progress);
+  } else {
+    const screen = document.querySelector(".results-screen");
+    showError(current, { field: "out", message: screen.dataset.failed.replace("%(status)s", String(status)) });
+  }
+  if (current.dataset.again) {
+    delete current.dataset.again;
+    save(document.getElementById(row.id) || current);
+  }
+}
+
+function save(row) {
+  if (!row) return;
+  if (row.dataset.busy) {
+    row.dataset.again = "1";
+    return;
+  }
+  send(row, row.querySelector("form.result-row-form"));
+}
+
+function changed(input) {
+  return input.value.trim() !== (input.dataset.saved || "").trim();
+}
+
+document.addEventListener("keydown", (event) => {
+  const input = event.target;
+  if (!(input instanceof HTMLInputElement) || !input.classList.contains("pieces-out")) return;
+  if (event.key === "Enter" && !event.altKey && !event.ctrlKey && !event.metaKey) {
+    event.preventDefault();
+    move(input, event.shiftKey ? -1 : 1);
+  } else if (event.key === "Tab" && !event.altKey && !event.ctrlKey && !event.metaKey) {
+    event.preventDefault();
+    move(input, event.shiftKey ? -1 : 1);
+  }
+});
+
+document.addEventListener("focusout", (event) => {
+  const input = event.target;
+  if (!(input instanceof HTMLInputElement) || !input.classList.contains("pieces-out")) return;
+  const row = rowOf(input);
+  if (!row) return;
+  if (changed(input)) {
+    save(row);
+  } else if (row.dataset.invalid && !input.value.trim()) {
+    // The organiser cleared a refused entry: nothing to save, nothing to complain about.
+    clearError(row);
+  }
+});
+
+document.addEventListener("input", (event) => {
+  const row = rowOf(event.target);
+  if (row && row.dataset.invalid && event.target.classList.contains("pieces-out")) {
+    row.querySelector("[data-error]").textContent = "";
+  }
+});
+
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement)) return;
+  if (form.classList.contains("result-row-form")) {
+    event.preventDefault();
+    save(rowOf(form));
+  } else if (form.classList.contains("accept-form")) {
+    event.preventDefault();
+    const row = rowOf(form);
+    if (row && !row.dataset.busy) send(row, form);
+  }
+});
+
+document.body.classList.add("results-live");
