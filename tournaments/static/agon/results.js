@@ -58,12 +58,12 @@ function parseRow(html) {
   return template.content.querySelector("tr");
 }
 
-// Put the saved row in place. If the organiser is back in this row, keep what they are
-// typing and take over only the version and what counts now.
+// Put the saved row in place. If the organiser is back in this row (or has changed it
+// again since), keep what they typed and take over only the version and what counts now.
 function replaceRow(row, html, force = false) {
   const fresh = parseRow(html);
   if (!fresh) return;
-  if (!force && row.contains(document.activeElement)) {
+  if (!force && (row.contains(document.activeElement) || row.dataset.again)) {
     row.dataset.liveVersion = fresh.dataset.liveVersion;
     for (const input of row.querySelectorAll('input[name="version"]')) input.value = fresh.dataset.liveVersion;
     row.querySelector("td.state").replaceWith(fresh.querySelector("td.state"));
@@ -76,43 +76,68 @@ function replaceRow(row, html, force = false) {
   row.replaceWith(fresh);
 }
 
-function showProgress(data) {
+// The round's progress, counted from the rows themselves: each row is the server's
+// latest answer for its game, whatever order the answers arrived in.
+function showProgress() {
   const box = progress();
-  if (!box || !data) return;
-  box.textContent = data.text;
-  box.dataset.done = data.done;
-  box.dataset.total = data.total;
+  if (!box) return;
+  const rows = document.querySelectorAll("tr.result-row");
+  const done = document.querySelectorAll("tr.result-row.is-in").length;
+  const text = box.dataset.label.replace("%(done)s", String(done)).replace("%(total)s", String(rows.length));
+  if (box.textContent !== text) box.textContent = text;
+  box.dataset.done = String(done);
+  box.dataset.total = String(rows.length);
 }
 
-async function send(row, form) {
+document.addEventListener("agon:live", () => showProgress());
+
+// One save at a time, in the order the organiser left the games: the server is not
+// asked to write two games at once, and the answers come back in order.
+let queue = Promise.resolve();
+
+function send(row, form) {
   row.dataset.busy = "1";
+  const body = new FormData(form);
+  queue = queue.then(() => post(row, form.action, body));
+  return queue;
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function post(row, url, body) {
   let data = null;
   let status = 0;
-  try {
-    const response = await fetch(form.action, {
-      method: "POST",
-      body: new FormData(form),
-      headers: { Accept: "application/json" },
-      credentials: "same-origin",
-    });
-    status = response.status;
-    if ((response.headers.get("Content-Type") || "").includes("application/json")) {
-      data = await response.json();
+  // A busy or unreachable server (503, no answer) is asked again twice before the row
+  // says it was not saved.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    if (attempt) await pause(400 * attempt);
+    data = null;
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        body,
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+      });
+      status = response.status;
+      if ((response.headers.get("Content-Type") || "").includes("application/json")) {
+        data = await response.json();
+      }
+    } catch {
+      status = 0;
     }
-  } catch {
-    status = 0;
-  } finally {
-    delete row.dataset.busy;
+    if (status !== 0 && status !== 503) break;
   }
+  delete row.dataset.busy;
   // The row may have been replaced meanwhile (a live update): act on the current one.
   const current = document.getElementById(row.id) || row;
   if (data && status === 200) {
     clearError(current);
     replaceRow(current, data.row);
-    showProgress(data.progress);
+    showProgress();
   } else if (data && data.error) {
     showError(current, data.error, status === 409 ? data.row : null);
-    showProgress(data.progress);
+    showProgress();
   } else {
     const screen = document.querySelector(".results-screen");
     showError(current, { field: "out", message: screen.dataset.failed.replace("%(status)s", String(status)) });
@@ -180,5 +205,18 @@ document.addEventListener("submit", (event) => {
     if (row && !row.dataset.busy) send(row, form);
   }
 });
+
+// Keyboard first: start in the first game without a result (unless the page was opened
+// at a table's anchor from the open-tables page, where the browser has scrolled to).
+let start = null;
+try {
+  start = window.location.hash ? document.querySelector(window.location.hash) : null;
+} catch {
+  start = null; // not a selector: no anchor of ours
+}
+const startRow = start && rowOf(start);
+const first =
+  (startRow && startRow.querySelector("input.pieces-out")) || fields().find((input) => !input.value.trim());
+if (first && document.activeElement === document.body) first.focus();
 
 document.body.classList.add("results-live");
