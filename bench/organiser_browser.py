@@ -154,10 +154,13 @@ def run_once(players: int) -> dict[str, Any]:
             ActionChains(browser).send_keys(text).perform()
         typed = time.perf_counter()
         total = len(games)
+        # Read in one script call: a live update may replace the progress line between
+        # finding it and reading it.
         WebDriverWait(browser, 120, poll_frequency=0.02).until(
-            lambda b: (
-                b.find_element(By.ID, "round-progress").text == f"{total} of {total} games in"
-                and not b.find_elements(By.CSS_SELECTOR, "tr.result-row[data-busy]")
+            lambda b: b.execute_script(
+                "return document.getElementById('round-progress').textContent.trim() === "
+                "arguments[0] && !document.querySelector('tr.result-row[data-busy]')",
+                f"{total} of {total} games in",
             )
         )
         done = time.perf_counter()

@@ -134,7 +134,15 @@ def test_a_round_is_entered_with_keys_only_and_the_standings_follow_live(
         keys(browser, text)
     assert presses <= 4 * len(rows)
 
-    wait(lambda b: b.find_element(By.ID, "round-progress").text == "8 of 8 games in", timeout=20)
+    # Read in one script call: a live update may replace the line between finding it and
+    # reading it.
+    wait(
+        lambda b: (
+            b.execute_script("return document.getElementById('round-progress').textContent.trim()")
+            == "8 of 8 games in"
+        ),
+        timeout=20,
+    )
     wait(lambda b: not b.find_elements(By.CSS_SELECTOR, "tr.result-row[data-busy]"))
     assert not browser.find_elements(By.CSS_SELECTOR, "tr.result-row[data-invalid]")
     assert browser.find_element(By.ID, f"error-{rows[0].pk}").text == ""
