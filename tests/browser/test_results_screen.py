@@ -178,3 +178,54 @@ def test_a_round_is_entered_with_keys_only_and_the_standings_follow_live(
     assert page_rows(browser) == core_scores(round_)
     assert browser.execute_script("return window.agonNoReload") == "still here"
     browser.save_screenshot(str(artefacts / "standings-live.png"))
+
+
+def test_a_players_report_appears_on_the_screen_while_the_organiser_keeps_typing(
+    browser, wait, login, live_server, round_
+):
+    tournament = round_.tournament
+    director = UserFactory()
+    tournament.directors.add(director)
+    login(director)
+    first, second = list(
+        Game.objects.filter(table__round=round_).select_related("table").order_by("pk")
+    )[:2]
+    browser.get(f"{live_server.url}/t/{tournament.slug}/manage/rounds/1/results/")
+    wait(lambda b: "results-live" in b.find_element(By.TAG_NAME, "body").get_attribute("class"))
+    browser.execute_script("window.agonNoReload = 'still here';")
+    assert active_id(browser) == f"out-{first.pk}"
+    keys(browser, "3")  # typed, not yet left: nothing is saved
+
+    seat = second.table.seats.get(position=1)
+    game_record_out(
+        game=second,
+        out=[1, 3] if seat.table.seats.count() == 2 else [1, 3, 0],
+        by=Actor.player(seat),
+    )
+
+    def shows_report(b: Any) -> bool:
+        return bool(
+            b.execute_script(
+                "const row = document.getElementById(arguments[0]);"
+                "return row && row.querySelector('form.accept-form') !== null;",
+                f"game-{second.pk}",
+            )
+        )
+
+    wait(shows_report, timeout=20)
+    field = browser.find_element(By.ID, f"out-{first.pk}")
+    assert field.get_attribute("value") == "3" and active_id(browser) == f"out-{first.pk}"
+    assert browser.execute_script("return window.agonNoReload") == "still here"
+
+    # The report is accepted on the screen with one button; the round's progress follows.
+    browser.find_element(By.CSS_SELECTOR, f"#game-{second.pk} form.accept-form button").click()
+    wait(
+        lambda b: (
+            b.execute_script("return document.getElementById('round-progress').textContent.trim()")
+            == "1 of 8 games in"
+        ),
+        timeout=20,
+    )
+    second.refresh_from_db()
+    assert second.confirmed and second.out_1 == 1
+    assert browser.find_element(By.ID, f"out-{first.pk}").get_attribute("value") == "3"

@@ -65,6 +65,7 @@ function replaceRow(row, html, force = false) {
   if (!fresh) return;
   if (!force && (row.contains(document.activeElement) || row.dataset.again)) {
     row.dataset.liveVersion = fresh.dataset.liveVersion;
+    row.className = fresh.className;
     for (const input of row.querySelectorAll('input[name="version"]')) input.value = fresh.dataset.liveVersion;
     row.querySelector("td.state").replaceWith(fresh.querySelector("td.state"));
     const saved = fresh.querySelector("input.pieces-out").dataset.saved;
