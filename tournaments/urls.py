@@ -41,6 +41,16 @@ urlpatterns = [
         name="round-results",
     ),
     path(
+        "<slug:slug>/manage/rounds/<int:number>/results/<int:game_id>/",
+        views_manage.round_result_save,
+        name="round-result-save",
+    ),
+    path(
+        "<slug:slug>/manage/rounds/<int:number>/results/accept/<int:submission_id>/",
+        views_manage.round_result_accept,
+        name="round-result-accept",
+    ),
+    path(
         "<slug:slug>/manage/submissions/<int:submission_id>/accept/",
         views_manage.submission_accept,
         name="submission-accept",

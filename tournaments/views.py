@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET
 from tournaments.models import Game
 
 from .csv_export import SafeWriter
+from .live import POLL_MS, live_etag, live_page, round_state, standings_state
 from .models import Club, Entry, Round, Seat, Tournament
 from .permissions import can_direct, can_view
 from .selectors.crosstable import tournament_crosstable
@@ -93,11 +94,25 @@ def tournament_standings_view(request: HttpRequest, slug: str) -> HttpResponse:
     standings = tournament_standings(tournament=tournament)
     if fmt == "json":
         return JsonResponse(standings.as_json())
-    template = "tournaments/projector.html" if "projector" in request.GET else None
-    return render(
+    if "projector" in request.GET:
+        return render(
+            request,
+            "tournaments/projector.html",
+            {"tournament": tournament, "standings": standings},
+        )
+    return live_page(
         request,
-        template or "tournaments/standings.html",
-        {"tournament": tournament, "standings": standings},
+        live_etag(request, "standings", standings_state(tournament)),
+        lambda etag: render(
+            request,
+            "tournaments/standings.html",
+            {
+                "tournament": tournament,
+                "standings": standings,
+                "live_etag": etag,
+                "live_poll": POLL_MS,
+            },
+        ),
     )
 
 
@@ -151,20 +166,25 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     director = can_direct(request.user, tournament)
     if round_.status == Round.Status.PAIRED and not director:
         raise Http404("this round is not published yet")
-    tables = round_tables(round_=round_)
     fmt = request.GET.get("format")
     if fmt in {"csv", "json"}:
-        return _pairings_export(tournament, round_, tables, fmt)
-    return render(
+        return _pairings_export(tournament, round_, round_tables(round_=round_), fmt)
+    return live_page(
         request,
-        "tournaments/round.html",
-        {
-            "tournament": tournament,
-            "round": round_,
-            "tables": tables,
-            "can_direct": director,
-            "print": "print" in request.GET,
-        },
+        live_etag(request, "round", director, *round_state(round_)),
+        lambda etag: render(
+            request,
+            "tournaments/round.html",
+            {
+                "tournament": tournament,
+                "round": round_,
+                "tables": round_tables(round_=round_),
+                "can_direct": director,
+                "print": "print" in request.GET,
+                "live_etag": etag,
+                "live_poll": POLL_MS,
+            },
+        ),
     )
 
 

@@ -11,8 +11,9 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -21,13 +22,14 @@ from django.views.decorators.http import require_POST
 from tournaments.models import Game
 
 from .forms import ForbiddenPairForm, PasteEntriesForm, ResultForm, SwapForm, TournamentForm
+from .live import POLL_MS, live_etag, live_page, round_state, standings_state
 from .models import Club, Entry, ForbiddenPair, ResultSubmission, Round, Seat, Tournament
 from .permissions import can_direct
-from .selectors.rounds import round_tables, round_trails
+from .selectors.rounds import round_progress, round_tables, round_trails
 from .services import entries as entry_services
 from .services import rounds as round_services
 from .services import tournaments as tournament_services
-from .services.errors import ServiceError
+from .services.errors import ConflictError, ServiceError
 from .services.evenings import evening_close
 from .services.results import (
     Actor,
@@ -383,12 +385,224 @@ def round_results(request: HttpRequest, tournament: Tournament, number: int) -> 
         return redirect(
             reverse("round-results", args=[tournament.slug, number]) + f"#table-{game.table.number}"
         )
-    tables = round_tables(round_=round_)
-    round_trails(tables)
-    return render(
+    return live_page(
         request,
-        "tournaments/results.html",
-        {"tournament": tournament, "round": round_, "tables": tables},
+        results_etag(request, tournament, round_),
+        lambda etag: render(
+            request,
+            "tournaments/results.html",
+            {**results_screen(tournament, round_), "live_etag": etag, "live_poll": POLL_MS},
+        ),
+    )
+
+
+def results_screen(tournament: Tournament, round_: Round) -> dict[str, Any]:
+    """The results screen's context: every table of the round with its games, each
+    game's submissions, and the round's progress; a fixed number of queries however
+    many tables the round has."""
+    tables = [t for t in round_tables(round_=round_) if not t.is_bye]
+    round_trails(tables)
+    return {
+        "tournament": tournament,
+        "round": round_,
+        "tables": tables,
+        "progress": round_progress(tables),
+    }
+
+
+def results_etag(request: HttpRequest, tournament: Tournament, round_: Round) -> str:
+    """Changes with any game of the round (a report, a confirmation, an entry bumps the
+    game's version) and the round's state."""
+    return live_etag(request, "results", standings_state(tournament), *round_state(round_))
+
+
+def pieces_out(text: str, seats: int, target: int) -> tuple[list[int | None], bool]:
+    """The pieces-out field of the results screen: one number per seat in seat order,
+    separated by spaces (or `:`, `-`, `,`), or run together when every number is one
+    digit (`31`); a `u` anywhere marks the game unfinished (the turn ended)."""
+    cleaned = text.strip().lower()
+    finished = "u" not in cleaned
+    cleaned = cleaned.replace("u", " ")
+    for separator in ":-,;/":
+        cleaned = cleaned.replace(separator, " ")
+    parts = cleaned.split()
+    if len(parts) == 1 and len(parts[0]) == seats and seats > 1 and target <= 9:
+        parts = list(parts[0])
+    if not parts:
+        raise ServiceError(_("type the pieces out of each seat, e.g. 3 1"), field="out")
+    if not all(p.isascii() and p.isdigit() and len(p) <= 4 for p in parts):
+        raise ServiceError(
+            _("only numbers, one per seat (and u for an unfinished game): %(text)s")
+            % {"text": text.strip()[:40]},
+            field="out",
+        )
+    if len(parts) != seats:
+        raise ServiceError(
+            _("%(given)s numbers for %(seats)s seats") % {"given": len(parts), "seats": seats},
+            field="out",
+        )
+    return [int(p) for p in parts], finished
+
+
+def _screen_input(game: Game, seats: int, posted: Any) -> dict[str, Any]:
+    """The results screen's row as the per-game form's fields (out_1, out_2, …)."""
+    data = posted.copy()
+    text = posted.get("out", "")
+    if text.strip() and not (posted.get("moves") or "").strip():
+        values, finished = pieces_out(text, seats, game.target)
+        for position, value in enumerate(values, start=1):
+            data[f"out_{position}"] = value
+        data["finished"] = "1" if finished else ""
+    return data
+
+
+def _unchanged(game: Game, form: ResultForm, seats: int) -> bool:
+    """The posted pieces out are the game's final result already: nothing to write."""
+    data = form.cleaned_data
+    if not game.confirmed or game.status == Game.Status.PENDING or data.get("moves"):
+        return False
+    if any(data.get(f"colours_{p}") for p in range(1, seats + 1)):
+        return False
+    status = Game.Status.FINISHED if data.get("finished") else Game.Status.UNFINISHED
+    out = [data.get(f"out_{p}") for p in range(1, seats + 1)]
+    return game.status == status and game.out_list(seats) == out
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _row_response(
+    request: HttpRequest,
+    tournament: Tournament,
+    round_: Round,
+    game_id: int,
+    *,
+    status: int = 200,
+    error: ServiceError | None = None,
+    saved: bool = False,
+) -> HttpResponse:
+    """One game's row of the results screen (as it is now) and the round's progress."""
+    screen = results_screen(tournament, round_)
+    table, game = next((t, g) for t in screen["tables"] for g in t.games if g.id == game_id)
+    row = render_to_string(
+        "tournaments/_result_row.html",
+        {**screen, "table": table, "game": game},
+        request=request,
+    )
+    progress = screen["progress"]
+    body: dict[str, Any] = {
+        "game": game.id,
+        "version": game.version,
+        "saved": saved,
+        "row": row,
+        "progress": {
+            "done": progress.done,
+            "total": progress.total,
+            "text": _("%(done)s of %(total)s games in")
+            % {
+                "done": progress.done,
+                "total": progress.total,
+            },
+        },
+    }
+    if error is not None:
+        body["error"] = {"field": _screen_field(error.field), "message": error.message}
+    return JsonResponse(body, status=status)
+
+
+def _screen_field(field: str | None) -> str:
+    """The results screen's input a service error belongs to: the one pieces-out field
+    for any seat's pieces out (and for a version conflict)."""
+    if not field or field.startswith("out") or field in {"version", "game", "position"}:
+        return "out"
+    return field
+
+
+def _screen_game(round_: Round, game_id: int) -> Game:
+    return get_object_or_404(
+        Game.objects.select_related("table"),
+        pk=game_id,
+        table__round=round_,
+        table__is_bye=False,
+    )
+
+
+@require_POST
+@director_required
+def round_result_save(
+    request: HttpRequest, tournament: Tournament, number: int, game_id: int
+) -> HttpResponse:
+    """Save one game of the results screen as the organiser leaves it: the row's pieces
+    out (`3 1`), or its move record, through the result services. Answers with the row
+    as it now is; a refused result is a 400 and a stale version a 409, each with the
+    service's message for that row only. Without JavaScript: a redirect back."""
+    round_ = _round(tournament, number)
+    game = _screen_game(round_, game_id)
+    seats = game.table.seats.count()
+    by = Actor.director(request.user)
+    label = _("Table %(table)s, game %(game)s") % {"table": game.table.number, "game": game.number}
+    error: ServiceError | None = None
+    saved = False
+    try:
+        form = ResultForm(_screen_input(game, seats, request.POST))
+        if not form.is_valid():
+            field, problems = next(iter(form.errors.items()))
+            raise ServiceError(" ".join(problems), field=field)
+        if not _unchanged(game, form, seats):
+            _save_result(request, game, form, seats, by)
+            saved = True
+    except ServiceError as exc:
+        error = exc
+    if not _wants_json(request):
+        if error is not None:
+            messages.error(request, f"{label}: {error.message}")
+        else:
+            messages.success(request, _("%(label)s: result saved.") % {"label": label})
+        return redirect(
+            reverse("round-results", args=[tournament.slug, number]) + f"#game-{game.pk}"
+        )
+    status = 200 if error is None else 409 if isinstance(error, ConflictError) else 400
+    return _row_response(
+        request, tournament, round_, game.pk, status=status, error=error, saved=saved
+    )
+
+
+@require_POST
+@director_required
+def round_result_accept(
+    request: HttpRequest, tournament: Tournament, number: int, submission_id: int
+) -> HttpResponse:
+    """On the results screen: this player's report (waiting or disputed) is the result."""
+    round_ = _round(tournament, number)
+    submission = get_object_or_404(
+        ResultSubmission.objects.select_related("game__table", "by_seat__entry__player"),
+        pk=submission_id,
+        game__table__round=round_,
+    )
+    game = submission.game
+    raw = request.POST.get("version", "")
+    version = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else None
+    error: ServiceError | None = None
+    try:
+        result_accept(submission=submission, version=version, by=Actor.director(request.user))
+    except ServiceError as exc:
+        error = exc
+    if not _wants_json(request):
+        label = _("Table %(table)s, game %(game)s") % {
+            "table": game.table.number,
+            "game": game.number,
+        }
+        if error is not None:
+            messages.error(request, f"{label}: {error.message}")
+        else:
+            messages.success(request, _("%(label)s: report accepted.") % {"label": label})
+        return redirect(
+            reverse("round-results", args=[tournament.slug, number]) + f"#game-{game.pk}"
+        )
+    status = 200 if error is None else 409 if isinstance(error, ConflictError) else 400
+    return _row_response(
+        request, tournament, round_, game.pk, status=status, error=error, saved=error is None
     )
 
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from games.letters import COLOURS
 
+from .live import POLL_MS, live_etag, live_page, round_state
 from .models import ResultSubmission, Round, Tournament
 from .selectors.rounds import GameRow, SeatRow, TableRow, round_tables
 from .views_manage import director_required
@@ -99,6 +100,16 @@ def open_tables(request: HttpRequest, tournament: Tournament, number: int) -> Ht
     """Which tables of a round still miss results, wait for an opponent's confirmation,
     or have players' reports that disagree; each open report can be accepted at once."""
     round_ = _round(tournament, number)
+    return live_page(
+        request,
+        live_etag(request, "open-tables", *round_state(round_)),
+        lambda etag: _open_tables_page(request, tournament, round_, etag),
+    )
+
+
+def _open_tables_page(
+    request: HttpRequest, tournament: Tournament, round_: Round, etag: str
+) -> HttpResponse:
     tables = [t for t in round_tables(round_=round_) if not t.is_bye]
     reports: dict[int, list[ResultSubmission]] = {}
     for submission in ResultSubmission.objects.filter(
@@ -129,5 +140,7 @@ def open_tables(request: HttpRequest, tournament: Tournament, number: int) -> Ht
             "open": still_open,
             "total": len(tables),
             "done": len(tables) - len(still_open),
+            "live_etag": etag,
+            "live_poll": POLL_MS,
         },
     )

@@ -47,6 +47,26 @@ class GameRow:
     def played(self) -> bool:
         return self.status != Game.Status.PENDING
 
+    @property
+    def counted(self) -> bool:
+        """In: a result that counts (a director's, or a confirmed report)."""
+        return self.played and self.confirmed
+
+    @property
+    def entry_text(self) -> str:
+        """The counted result as the results screen's pieces-out field shows it (`3 1`,
+        `2 1 u` for an unfinished game); empty while nothing counts."""
+        if not self.counted:
+            return ""
+        text = " ".join("" if o is None else str(o) for o in self.out)
+        return text + " u" if self.status == Game.Status.UNFINISHED else text
+
+    @property
+    def open_reports(self) -> list[ResultSubmission]:
+        """Players' reports still waiting or disputed (from the trail, so no query)."""
+        open_states = (ResultSubmission.State.REPORTED, ResultSubmission.State.DISPUTED)
+        return [s for s in self.trail if s.state in open_states]
+
 
 @dataclass
 class TableRow:
@@ -63,6 +83,18 @@ class TableRow:
     @property
     def awaiting_confirmation(self) -> bool:
         return any(g.played and not g.confirmed for g in self.games)
+
+
+@dataclass(frozen=True)
+class RoundProgress:
+    done: int
+    total: int
+
+
+def round_progress(tables: list[TableRow]) -> RoundProgress:
+    """How many of the round's games have a result that counts (byes have none)."""
+    games = [g for t in tables if not t.is_bye for g in t.games]
+    return RoundProgress(done=sum(g.counted for g in games), total=len(games))
 
 
 def round_trails(tables: list[TableRow]) -> None:

@@ -1,0 +1,60 @@
+"""Pages that keep themselves current: `agon/live.js` polls the page it is on every few
+seconds with If-None-Match; the view answers 304 while nothing it shows has changed,
+else the page, whose marked regions the module swaps in (leaving alone any region the
+organiser is typing in).
+
+Only the module's own requests (header ``X-Agon-Live``) are answered conditionally: a
+browser revalidating a page after a form's redirect must see the page with its new
+message, not a 304 for unchanged data."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils.http import quote_etag
+from django.utils.translation import get_language
+
+from tournaments.models import Game, Round, Tournament
+from tournaments.selectors.standings import standings_token
+
+# How often the pages poll, in milliseconds.
+POLL_MS = 4000
+
+
+def live_etag(request: HttpRequest, *parts: Any) -> str:
+    """An ETag over what a page shows: its parts, the language and who is looking
+    (directors see more than the public)."""
+    key = [request.user.pk, get_language(), *parts]
+    return quote_etag(hashlib.sha1(repr(key).encode()).hexdigest()[:24])
+
+
+def round_state(round_: Round) -> list[Any]:
+    """Changes with every write to a game of the round (each bumps the game's version)
+    and with the round's status. One query."""
+    versions = Game.objects.filter(table__round=round_).order_by("pk").values_list("pk", "version")
+    return [round_.pk, round_.status, *versions]
+
+
+def standings_state(tournament: Tournament) -> str:
+    """The standings' version, read afresh (the tournament row may be older)."""
+    fresh = Tournament.objects.filter(pk=tournament.pk).first() or tournament
+    return standings_token(fresh)
+
+
+def live_page(
+    request: HttpRequest, etag: str, render: Callable[[str], HttpResponse]
+) -> HttpResponse:
+    """Render the page (which embeds `etag` for the poller), or 304 for a poll that has
+    it already."""
+    polling = request.headers.get("X-Agon-Live") == "1"
+    if polling and request.headers.get("If-None-Match") == etag:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = render(etag)
+    if polling:
+        response["ETag"] = etag
+        response["Cache-Control"] = "no-cache, private"
+    return response
