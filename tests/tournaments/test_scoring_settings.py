@@ -17,7 +17,11 @@ from tournaments.services.entries import entry_add
 from tournaments.services.errors import ServiceError
 from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.tournaments import tournament_create, tournament_update
+from tournaments.services.tournaments import (
+    forbidden_pair_add,
+    tournament_create,
+    tournament_update,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -163,3 +167,19 @@ def test_the_settings_page_reorders_the_tie_breaks(director):
     assert "unknown tie-break coin" in response.content.decode()
     tournament.refresh_from_db()
     assert tournament.tiebreaks == ["wins", "per_game", "opponents"]
+
+
+def test_three_players_with_a_forbidden_pair_are_paired_with_a_bye(director):
+    """The defect: pairing a 3-player field with a forbidden pair failed."""
+    tournament = tournament_with_players(3, slug="cup")
+    tournament.directors.add(director)
+    by = Actor.director(director)
+    first, second, third = tournament.entries.order_by("seed")
+    forbidden_pair_add(tournament=tournament, first=first, second=second, by=by)
+    round_ = round_pair_next(tournament=tournament, by=by)
+    tables = list(round_.tables.order_by("number"))
+    byes = [t for t in tables if t.is_bye]
+    played = [t for t in tables if not t.is_bye]
+    assert len(byes) == 1 and len(played) == 1
+    seated = set(played[0].seats.values_list("entry_id", flat=True))
+    assert third.pk in seated and not {first.pk, second.pk} <= seated

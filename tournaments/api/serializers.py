@@ -108,7 +108,8 @@ class RoundSerializer(serializers.ModelSerializer):
 
 class CloseSerializer(serializers.Serializer):
     force = serializers.BooleanField(
-        default=False, help_text="Close even with games unplayed (they score nothing)."
+        default=False,
+        help_text="Close even with games unplayed (each counts as an unfinished 0:0, an even result).",
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .engine import pair_round
+from .fallback import pair_round_or_fallback
 from .types import Meeting, Pairing, PairingPlayer, Policy
 
 
@@ -39,4 +39,4 @@ def club_tables(
         PairingPlayer(id=p.id, score=round(p.rating), seed=i + 1, starts=p.starts)
         for i, p in enumerate(by_rating)
     ]
-    return pair_round(players, met=list(recent), forbidden=forbidden, policy=policy)
+    return pair_round_or_fallback(players, met=list(recent), forbidden=forbidden, policy=policy)
