@@ -182,8 +182,12 @@ def _family(club: Club, organiser: AbstractBaseUser, game: str, players: int, po
         published=True,
         date=dt.date(2026, 11, 21),
         rounds_planned=2,
+        # One game per turn at every table, so the factors are equal: an even turn is
+        # worth the same at 2 and 3 players (docs/scoring.md, the even-turn check).
         games_per_turn_2=1,
         games_per_turn_3=1,
+        factor_2=1,
+        factor_3=1,
         created_by=organiser,
     )
     tournament.directors.add(organiser)

@@ -183,3 +183,19 @@ def test_three_players_with_a_forbidden_pair_are_paired_with_a_bye(director):
     assert len(byes) == 1 and len(played) == 1
     seated = set(played[0].seats.values_list("entry_id", flat=True))
     assert third.pk in seated and not {first.pk, second.pk} <= seated
+
+
+def test_the_demo_tournaments_keep_an_even_turn_worth_the_same_at_every_table(director):
+    """The demo's other games played 1 game per turn with factors 2 and 3."""
+    from tournaments.demo import FAMILY, _family
+    from tournaments.selectors.standings import scoring_settings
+
+    club = ClubFactory(slug="demo")
+    for game, players, policy in FAMILY:
+        if policy != Tournament.Policy.PAIRS_BYE:
+            _family(club, director, game, players, policy)
+    tournaments = list(Tournament.objects.all())
+    assert len(tournaments) == 2
+    for tournament in tournaments:
+        settings = scoring_settings(tournament)
+        assert settings.turns_are_even(), (tournament.slug, settings.even_turns())
