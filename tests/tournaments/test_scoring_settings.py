@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
 from tournaments.models import Game, Tournament
+from tournaments.selectors.rounds import round_tables
 from tournaments.selectors.standings import tournament_standings
 from tournaments.services.entries import entry_add
 from tournaments.services.errors import ServiceError
@@ -49,6 +50,10 @@ def test_a_force_closed_round_scores_unplayed_games_as_the_books_even_result(dir
     assert scores == [14, 18, 18, 18, 22]
     assert sum(scores) == 5 * 18
     assert all(row.notes == "" for row in rows)
+    # The round's own page shows the same round scores.
+    round_.refresh_from_db()
+    shown = sorted(seat.round_score for t in round_tables(round_=round_) for seat in t.seats)
+    assert shown == scores
 
 
 def test_the_late_score_is_a_setting_and_guarded_once_played(director):
