@@ -139,3 +139,32 @@ def test_book_example_of_fine_tuning() -> None:
     rows = compute_standings(players, rounds, tie_breaks=("seated_after",))
     assert [r.player for r in rows] == ["B", "A", "C"]
     assert rows[0].score == rows[1].score
+
+
+def test_direct_encounter_at_a_3_player_table_counts_only_the_tied_table_mate() -> None:
+    # Round 1, x y z: 3:2:2 gives x 3 + (1 + 1) / 2 = 4, y 2 + (0 + 1) / 2 = 2.5; 0:3:2
+    # gives x 0 + (0 + 1) / 2 = 0.5, y 3 + (3 + 1) / 2 = 5: x 3 * 4.5 = 13.5, y 3 * 7.5 =
+    # 22.5. Round 2: x-w 3:0, 2:2, 0:0 = 2 * (6 + 3 + 3) = 24; y-z-v 3:1:3, 1:3:3 gives y
+    # 3 + (2 + 0) / 2 = 4 and 1 + 0 = 1, 3 * 5 = 15. x and y both 37.5.
+    players = [StandingsPlayer(p) for p in "xyzwv"]
+    rounds = [
+        RoundResult(
+            1,
+            (
+                TableResult(("x", "y", "z"), (game(3, 2, 2), game(0, 3, 2))),
+                TableResult(("w", "v"), (game(3, 3), game(3, 3), game(2, 1))),
+            ),
+        ),
+        RoundResult(
+            2,
+            (
+                TableResult(("x", "w"), (game(3, 0), game(2, 2), game(0, 0))),
+                TableResult(("y", "z", "v"), (game(3, 1, 3), game(1, 3, 3))),
+            ),
+        ),
+    ]
+    rows = {r.player: r for r in compute_standings(players, rounds, tie_breaks=("direct",))}
+    assert rows["x"].score == rows["y"].score == 37.5
+    # z sat at that table too but is not tied: only 13.5 - 22.5 counts.
+    assert (rows["x"].tie_breaks, rows["y"].tie_breaks) == ((-9.0,), (9.0,))
+    assert rows["y"].rank < rows["x"].rank
