@@ -187,8 +187,12 @@ def _family(club: Club, organiser: AbstractBaseUser, game: str, players: int, po
         published=True,
         date=dt.date(2026, 11, 21),
         rounds_planned=2,
+        # One game per turn at every table, so the factors are equal: an even turn is
+        # worth the same at 2 and 3 players (docs/scoring.md, the even-turn check).
         games_per_turn_2=1,
         games_per_turn_3=1,
+        factor_2=1,
+        factor_3=1,
         by=by,
     )
     entries_paste(tournament=tournament, text="\n".join(NAMES[14 : 14 + players]), by=by)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -22,6 +23,7 @@ class TournamentForm(forms.ModelForm):
             "kind",
             "date",
             *Tournament.PLAY_SETTINGS,
+            "tiebreaks",
             "published",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
@@ -43,14 +45,33 @@ class TournamentForm(forms.ModelForm):
             "bye_score": _("Bye score"),
             "absence_score": _("Absence score"),
             "published": _("Published"),
+            "late_score": _("Round score of a late entrant for each round before her entry"),
+            "pairing_method": _("Pairing method"),
         }
+
+    tiebreaks = forms.CharField(
+        required=False,
+        label=_("Tie-breaks, in order"),
+        help_text=_(
+            "Comma-separated, first decides first: opponents, median, direct, wins, rating, "
+            "per_game, per_match, seated_after. Empty: opponents, median, direct, wins, rating."
+        ),
+    )
+    uneven_turns = forms.BooleanField(
+        required=False,
+        label=_("Accept turns of unequal worth"),
+        help_text=_(
+            "Needed for games per turn and time factors that make an even turn worth more "
+            "at one table size than at the other."
+        ),
+    )
 
     recompute = forms.BooleanField(
         required=False,
         label=_("Recompute the standings and ratings"),
         help_text=_(
-            "Needed to change the game, the tables, the target, the games per turn or a "
-            "time factor once a round is paired."
+            "Needed to change the game, the tables, the target, the games per turn, a "
+            "time factor or the late entrants' score once a round is paired."
         ),
     )
 
@@ -62,10 +83,33 @@ class TournamentForm(forms.ModelForm):
             del self.fields["recompute"]
         # A post without the method (an older page, a script) keeps the current one.
         self.fields["pairing_method"].required = False
+        # Empty means the default, no points for rounds before a late entry.
+        self.fields["late_score"].required = False
+        if self.instance.pk is not None and not self.is_bound:
+            self.initial["tiebreaks"] = ", ".join(self.instance.tiebreaks or [])
 
     def settings(self) -> dict[str, Any]:
         """The cleaned settings, for the services (which save them)."""
         return {f: self.cleaned_data[f] for f in self._meta.fields or () if f in self.cleaned_data}
+
+    def clean_late_score(self) -> Decimal:
+        value = self.cleaned_data.get("late_score")
+        return Decimal(0) if value is None else Decimal(value)
+
+    def clean_tiebreaks(self) -> list[str]:
+        from .standings import ALL_TIE_BREAKS
+
+        text: str = self.cleaned_data.get("tiebreaks") or ""
+        names = [n.strip().lower().replace(" ", "_") for n in text.split(",") if n.strip()]
+        unknown = [n for n in names if n not in ALL_TIE_BREAKS]
+        if unknown:
+            raise forms.ValidationError(
+                _("unknown tie-break %(name)s (known: %(known)s)")
+                % {"name": unknown[0], "known": ", ".join(ALL_TIE_BREAKS)}
+            )
+        if len(set(names)) != len(names):
+            raise forms.ValidationError(_("each tie-break can be chosen once"))
+        return names
 
     def clean_name(self) -> str:
         name: str = self.cleaned_data["name"].strip()

@@ -114,6 +114,7 @@ class Tournament(models.Model):
         "target",
         "bye_score",
         "absence_score",
+        "late_score",
     )
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
@@ -167,6 +168,12 @@ class Tournament(models.Model):
         help_text=_("Weighted round score of a bye; empty = an even result."),
     )
     absence_score = models.DecimalField(max_digits=6, decimal_places=2, default=0)
+    late_score = models.DecimalField(
+        max_digits=6,
+        decimal_places=2,
+        default=0,
+        help_text=_("Weighted round score of a late entrant for each round before her entry."),
+    )
     tiebreaks = models.JSONField(
         default=list,
         blank=True,

@@ -63,11 +63,25 @@ class ScoringSettings:
                 return factor
         raise ValueError(f"no time factor set for {table_size}-player tables")
 
+    def even_game_score(self) -> float:
+        """One seat's score in an even game: the target (3:3), or a drawn game's points
+        in another game of the family."""
+        return self.target if self.points is None else self.points([0, 0])[0]
+
     def even_round_score(self, table_size: int = 2) -> float:
-        """A round score when every game of the turn ends even (target per game each,
-        or a drawn game's points in another game of the family)."""
-        even = self.target if self.points is None else self.points([0, 0])[0]
-        return even * self.games_for(table_size) * self.factor_for(table_size)
+        """A round score when every game of the turn ends even."""
+        return self.even_game_score() * self.games_for(table_size) * self.factor_for(table_size)
+
+    def even_turns(self, sizes: Sequence[int] = (2, 3)) -> dict[int, float]:
+        """What an even turn is worth at each table size (games per turn × factor × the
+        even score). The book's settings make them equal: 3 · 3 · 2 = 18 = 3 · 2 · 3."""
+        return {size: self.even_round_score(size) for size in sizes}
+
+    def turns_are_even(self, sizes: Sequence[int] = (2, 3)) -> bool:
+        """Whether an even turn is worth the same at every table size in ``sizes``; if
+        not, a player's score depends on the size of the tables she was seated at."""
+        values = list(self.even_turns(sizes).values())
+        return all(abs(v - values[0]) < 1e-9 for v in values)
 
     def bye_round_score(self) -> float:
         return self.even_round_score(2) if self.bye_score is None else self.bye_score

@@ -17,8 +17,22 @@ from typing import Literal
 from .scoring import DEFAULT_SETTINGS, ScoringSettings
 
 Status = Literal["active", "withdrawn", "late"]
-TieBreak = Literal["opponents", "median", "direct", "wins", "rating"]
-TIE_BREAKS: tuple[TieBreak, ...] = ("opponents", "median", "direct", "wins", "rating")
+TieBreak = Literal[
+    "opponents", "median", "direct", "wins", "rating", "per_game", "per_match", "seated_after"
+]
+# Every tie-break there is, in the default order (the first five; the book's averages and
+# section 3's fine tuning are there to be chosen).
+ALL_TIE_BREAKS: tuple[TieBreak, ...] = (
+    "opponents",
+    "median",
+    "direct",
+    "wins",
+    "rating",
+    "per_game",
+    "per_match",
+    "seated_after",
+)
+TIE_BREAKS: tuple[TieBreak, ...] = ALL_TIE_BREAKS[:5]
 # What a player did in a round (turn): sat at a table, had the bye, was absent, or had
 # not entered yet.
 Mark = Literal["table", "bye", "absent", "late"]
@@ -36,10 +50,19 @@ class StandingsPlayer:
 @dataclass(frozen=True)
 class GameResult:
     """Pieces out per seat (seat order of the table). ``finished=False``: the turn ended
-    before anyone won; the pieces out so far count (section 21's turns of ca. 40 min)."""
+    before anyone won; the pieces out so far count (section 21's turns of ca. 40 min).
+    ``order``: seat indexes in the order they moved (None: seat order), which only the
+    ``seated_after`` tie-break reads."""
 
     out: tuple[int, ...]
     finished: bool = True
+    order: tuple[int, ...] | None = None
+
+    @classmethod
+    def unplayed(cls, seats: int, order: tuple[int, ...] | None = None) -> GameResult:
+        """A game the turn ended before it started: an unfinished game with no piece out,
+        the book's 3:3 (target each), so every table hands out its full total."""
+        return cls((0,) * seats, finished=False, order=order)
 
 
 @dataclass(frozen=True)
@@ -80,10 +103,23 @@ class _Tally:
     games: int = 0
     matches: float = 0.0
     dropped: float = 0.0
+    # Dropped score per (n - 1)! games: each match's total over its games, so a 3-player
+    # match (2 games) and a 2-player one (1 game) are on one scale.
+    match_dropped: float = 0.0
     wins: int = 0
     marks: list[Mark] = field(default_factory=list)
     # Per table the player sat at: (round score, table-mates with their round scores).
     tables: list[tuple[float, list[tuple[str, float]]]] = field(default_factory=list)
+    # Per game: (time factor, own dropped score, the player who moved just before her).
+    after: list[tuple[float, float, str]] = field(default_factory=list)
+
+    @property
+    def per_game(self) -> float:
+        return self.dropped / self.games if self.games else 0.0
+
+    @property
+    def per_match(self) -> float:
+        return self.match_dropped / self.matches if self.matches else 0.0
 
 
 def compute_standings(
@@ -95,7 +131,7 @@ def compute_standings(
     """Ranked rows, best first. Raises ValueError for unknown players or a player seated
     twice in one round."""
     for name in tie_breaks:
-        if name not in TIE_BREAKS:
+        if name not in ALL_TIE_BREAKS:
             raise ValueError(f"unknown tie-break {name!r}")
     tally = {p.id: _Tally() for p in players}
     if len(tally) != len(players):
@@ -117,6 +153,12 @@ def compute_standings(
             return _direct(tally[pid], group)
         if name == "wins":
             return float(tally[pid].wins)
+        if name == "per_game":
+            return tally[pid].per_game
+        if name == "per_match":
+            return tally[pid].per_match
+        if name == "seated_after":
+            return _seated_after(tally[pid], tally, settings)
         return by_id[pid].rating
 
     # Refine groups of players still tied, one criterion after the other; "direct"
@@ -151,8 +193,8 @@ def compute_standings(
                     score=t.score,
                     rounds_played=t.rounds,
                     games_played=t.games,
-                    average_per_game=t.dropped / t.games if t.games else 0.0,
-                    average_per_match=t.dropped / t.matches if t.matches else 0.0,
+                    average_per_game=t.per_game,
+                    average_per_match=t.per_match,
                     tie_breaks=tuple(keys[pid]),
                     marks=tuple(t.marks),
                     status=p.status,
@@ -203,6 +245,7 @@ def _score_round(
             raise ValueError(f"round {rnd.number}: team tables need an explicit factor")
         match = [0.0] * n
         wins = [0] * n
+        after: list[list[tuple[float, float, str]]] = [[] for _ in range(n)]
         for game in table.games:
             if len(game.out) != n:
                 raise ValueError(f"round {rnd.number}: a game has the wrong number of seats")
@@ -210,12 +253,21 @@ def _score_round(
             for seat in range(n):
                 match[seat] += scores[seat]
             if game.finished:
-                # A win: strictly the best dropped score of the game (3:3 is a draw).
+                # A win: the best dropped score of the game alone. Seats sharing the best
+                # score tied the game (section 2: "see if they can tie the game"), as
+                # 3:3 at two; with teams both partners win.
                 best = max(scores)
-                winners = [s for s in range(n) if scores[s] == best]
-                if len(set(scores)) > 1:
+                winners = [s for s in range(n) if abs(scores[s] - best) < 1e-9]
+                alone = len(winners) == 1 or (table.teams is not None and len(winners) < n)
+                if alone:
                     for s in winners:
                         wins[s] += 1
+            order = game.order if game.order is not None else tuple(range(n))
+            if sorted(order) != list(range(n)):
+                raise ValueError(f"round {rnd.number}: a game's moving order is not its seats")
+            for k, seat in enumerate(order):
+                before = table.seats[order[k - 1]]
+                after[seat].append((factor, scores[seat], before))
         # A match is (n - 1)! games (section 21); teams play 2 sides, so 1 game per match.
         sides = n if table.teams is None else len(table.teams)
         per_match = factorial(sides - 1)
@@ -227,6 +279,8 @@ def _score_round(
             t.games += len(table.games)
             t.matches += len(table.games) / per_match
             t.dropped += match[seat]
+            t.match_dropped += match[seat] / per_match
+            t.after.extend(after[seat])
             t.wins += wins[seat]
             t.marks.append("table")
             mates = [(m, weighted[i]) for i, m in enumerate(table.seats) if i != seat]
@@ -261,4 +315,19 @@ def _direct(t: _Tally, group: frozenset[str]) -> float:
         for mate, theirs in mates:
             if mate in group:
                 total += own - theirs
+    return total
+
+
+def _seated_after(t: _Tally, tally: dict[str, _Tally], settings: ScoringSettings) -> float:
+    """Section 3's fine tuning: "a score won seated after a strong player must count more
+    than the same score won seated after a weak player". Each game's dropped score, times
+    the time factor, times the strength of the player who moved just before her: that
+    player's average dropped score per game over the tournament, divided by the even
+    score (target). Against even players it is her score; the same score won after
+    stronger players is worth more."""
+    even = settings.even_game_score()
+    total = 0.0
+    for factor, own, before in t.after:
+        strength = tally[before].per_game if tally[before].games else even
+        total += factor * own * strength / even
     return total

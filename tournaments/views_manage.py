@@ -87,7 +87,9 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         settings = form.settings()
         try:
             tournament = tournament_services.tournament_create(
-                by=Actor.director(request.user), **settings
+                by=Actor.director(request.user),
+                uneven_turns=form.cleaned_data.get("uneven_turns", False),
+                **settings,
             )
         except ServiceError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
@@ -113,6 +115,7 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
                 tournament=tournament,
                 by=Actor.director(request.user),
                 recompute=form.cleaned_data.get("recompute", False),
+                uneven_turns=form.cleaned_data.get("uneven_turns", False),
                 **form.settings(),
             )
         except ServiceError as exc:

@@ -92,6 +92,9 @@ def _rules_for(players: int, variant: str) -> Rules:
         tuple(p for p in range(len(owner)) if owner[p] == s) for s in range(players)
     )
     names = ["teams"] if teams else []
+    if five:
+        # `standard` with 5 players is read as the five-player game and named so.
+        names.append("five")
     if inside_out:
         names.append("inside-out")
     return Rules(
@@ -310,9 +313,14 @@ class Game:
         thing = cell[to]
         other = EMPTY
         if cnt_to == 0:
+            if move.target is not None:
+                raise IllegalMove(self._no_such_target(move, "it is empty", "-"))
             if kind != "-":
                 raise IllegalMove(f"{format_stop(to)} is empty: write {_plain(move, '-')}")
         elif cnt_to == 1 and thing >= BLACK_BASE:
+            if move.target is not None:
+                held = f"it holds {self.describe(to)}"
+                raise IllegalMove(self._no_such_target(move, held, "x"))
             self._check_take(move, thing)
         else:
             other = self._swap_partner(move, seat)
@@ -410,6 +418,18 @@ class Game:
             self._round_complete()
         else:
             self.seat = seat + 1
+
+    @staticmethod
+    def _no_such_target(move: Move, why: str, sign: str) -> str:
+        """A bracket after the target names a piece to swap with; there is none there."""
+        colour = COLOURS[move.target] if move.target is not None else "?"
+        plain = move._replace(target=None, kind=sign, seat=None)
+        if sign == "-":
+            plain = plain._replace(black=None)
+        return (
+            f"`[{colour}]` after {format_stop(move.to)} names no piece there: {why} "
+            f"(write {format_move(plain)})"
+        )
 
     def _check_take(self, move: Move, thing: int) -> None:
         what = "grey" if thing >= GREY_BASE else "black"

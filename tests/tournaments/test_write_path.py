@@ -165,10 +165,13 @@ def test_a_confirmed_change_of_a_time_factor_recomputes_standings_and_ratings(
     scores = [row["score"] for row in api.get("/api/v1/tournaments/cup/standings/").json()["rows"]]
     with django_capture_on_commit_callbacks(execute=True):
         response = api.patch(
-            "/api/v1/tournaments/cup/", {"factor_2": "1", "recompute": True}, format="json"
+            "/api/v1/tournaments/cup/",
+            # Factor 1 makes an even turn worth 9 at 2 players against 18 at 3: confirmed.
+            {"factor_2": "1", "recompute": True, "uneven_turns": True},
+            format="json",
         )
     assert response.status_code == 200 and response.json()["factor_2"] == "1.00"
-    assert "recompute" not in response.json()
+    assert "recompute" not in response.json() and "uneven_turns" not in response.json()
     assert Tournament.objects.get(pk=played.pk).factor_2 == Decimal("1")
     polled = api.get("/api/v1/tournaments/cup/standings/", HTTP_IF_NONE_MATCH=etag)
     assert polled.status_code == 200

@@ -30,7 +30,9 @@ class TournamentDocument(TournamentSerializer):
 
     class Meta(TournamentSerializer.Meta):
         fields = [
-            f for f in TournamentSerializer.Meta.fields if f not in ("id", "club", "recompute")
+            f
+            for f in TournamentSerializer.Meta.fields
+            if f not in ("id", "club", "recompute", "uneven_turns")
         ]
         read_only_fields: list[str] = []
         # The slug is checked against this site by the import itself (a clear message).

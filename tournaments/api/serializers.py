@@ -33,6 +33,13 @@ class TournamentSerializer(serializers.ModelSerializer):
         help_text="Confirms changing the game, table policy, target, games per turn or a "
         "time factor once a round is paired: the standings and ratings are recomputed.",
     )
+    uneven_turns = serializers.BooleanField(
+        write_only=True,
+        required=False,
+        default=False,
+        help_text="Accepts games per turn and time factors that make an even turn worth "
+        "more at one table size than at the other (refused otherwise, with the numbers).",
+    )
 
     class Meta:
         model = Tournament
@@ -49,14 +56,17 @@ class TournamentSerializer(serializers.ModelSerializer):
             *Tournament.PLAY_SETTINGS,
             "tiebreaks",
             "recompute",
+            "uneven_turns",
         ]
         read_only_fields = ["status"]
 
     def validate_tiebreaks(self, value: Any) -> list[str]:
-        from tournaments.standings import TIE_BREAKS
+        from tournaments.standings import ALL_TIE_BREAKS
 
-        if not isinstance(value, list) or any(v not in TIE_BREAKS for v in value):
-            raise serializers.ValidationError(f"a list of tie-breaks out of {list(TIE_BREAKS)}")
+        if not isinstance(value, list) or any(v not in ALL_TIE_BREAKS for v in value):
+            raise serializers.ValidationError(f"a list of tie-breaks out of {list(ALL_TIE_BREAKS)}")
+        if len(set(value)) != len(value):
+            raise serializers.ValidationError("each tie-break can be chosen once")
         return value
 
 
@@ -98,7 +108,8 @@ class RoundSerializer(serializers.ModelSerializer):
 
 class CloseSerializer(serializers.Serializer):
     force = serializers.BooleanField(
-        default=False, help_text="Close even with games unplayed (they score nothing)."
+        default=False,
+        help_text="Close even with games unplayed (each counts as an unfinished 0:0, an even result).",
     )
 
 

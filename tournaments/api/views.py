@@ -144,20 +144,23 @@ class TournamentViewSet(WriteThrottled, viewsets.ModelViewSet):
     def perform_create(self, serializer: Any) -> None:
         data = dict(serializer.validated_data)
         data.pop("recompute", None)
+        uneven_turns = bool(data.pop("uneven_turns", False))
         club = data.pop("club")
         if not can_organise(self.request.user, club):
             self.permission_denied(self.request, "only this club's organisers create tournaments")
         serializer.instance = tournament_services.tournament_create(
-            club=club, by=Actor.director(self.request.user), **data
+            club=club, by=Actor.director(self.request.user), uneven_turns=uneven_turns, **data
         )
 
     def perform_update(self, serializer: Any) -> None:
         data = dict(serializer.validated_data)
         recompute = bool(data.pop("recompute", False))
+        uneven_turns = bool(data.pop("uneven_turns", False))
         serializer.instance = tournament_services.tournament_update(
             tournament=serializer.instance,
             by=Actor.director(self.request.user),
             recompute=recompute,
+            uneven_turns=uneven_turns,
             **data,
         )
 

@@ -5,6 +5,7 @@ The web pages, the API and ``python -m tournaments.pairing`` all call ``pair_rou
 
 from .club import ClubPlayer, club_tables
 from .engine import pair_round
+from .fallback import pair_round_or_fallback
 from .first_move import game_orders, seat_order
 from .types import (
     METHODS,
@@ -32,5 +33,6 @@ __all__ = [
     "club_tables",
     "game_orders",
     "pair_round",
+    "pair_round_or_fallback",
     "seat_order",
 ]

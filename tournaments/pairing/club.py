@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .engine import pair_round
+from .fallback import pair_round_or_fallback
 from .types import Meeting, Method, Pairing, PairingPlayer, Policy
 
 
@@ -40,4 +40,6 @@ def club_tables(
         PairingPlayer(id=p.id, score=round(p.rating), seed=i + 1, starts=p.starts)
         for i, p in enumerate(by_rating)
     ]
-    return pair_round(players, met=list(recent), forbidden=forbidden, policy=policy, method=method)
+    return pair_round_or_fallback(
+        players, met=list(recent), forbidden=forbidden, policy=policy, method=method
+    )

@@ -157,7 +157,14 @@ def round_tables(*, round_: Round) -> list[TableRow]:
         if table.is_bye:
             table.seats[0].round_score = settings.bye_round_score()
             continue
-        played = [[int(o or 0) for o in g.out] for g in table.games if g.played and g.confirmed]
+        # In a closed round a game never started counts as 0:0 unfinished, the book's
+        # even result, as in the standings (docs/scoring.md, "Unplayed games").
+        closed = round_.status == Round.Status.CLOSED
+        played = [
+            [int(o or 0) for o in g.out]
+            for g in table.games
+            if (g.played or closed) and g.confirmed
+        ]
         if played:
             for seat, score in zip(table.seats, round_scores(played, settings), strict=True):
                 seat.round_score = score

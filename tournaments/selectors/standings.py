@@ -10,9 +10,10 @@ from datetime import datetime
 from django.core.cache import cache
 from django.utils.translation import gettext_lazy, gettext_noop
 
-from tournaments.models import Game, Seat, Tournament
+from tournaments.models import Game, Seat, Tournament, moving_order
 from tournaments.scoring import ScoringSettings
 from tournaments.standings import (
+    ALL_TIE_BREAKS,
     TIE_BREAKS,
     GameResult,
     RoundResult,
@@ -32,6 +33,7 @@ def scoring_settings(tournament: Tournament) -> ScoringSettings:
         factors=((2, float(tournament.factor_2)), (3, float(tournament.factor_3))),
         bye_score=None if tournament.bye_score is None else float(tournament.bye_score),
         absence_score=float(tournament.absence_score),
+        late_score=float(tournament.late_score),
     )
 
 
@@ -46,34 +48,54 @@ class TableRecord:
     entries: list[int]
     games: list[list[int]] = field(default_factory=list)
     finished: list[bool] = field(default_factory=list)
+    # Per game: seat indexes in moving order (the "seated after" tie-break reads it).
+    orders: list[tuple[int, ...]] = field(default_factory=list)
+    positions: list[int] = field(default_factory=list)
 
 
 def tournament_tables(*, tournament: Tournament, closed_only: bool = False) -> list[TableRecord]:
-    """Every table with its seats and results, in two queries."""
+    """Every table with its seats and results, in two queries. With ``closed_only``, a
+    game the turn ended before it started (still pending in a closed round) is an
+    unfinished game with no piece out: the book's 3:3, so the table keeps its total
+    (docs/scoring.md, "Unplayed games")."""
     seats = Seat.objects.filter(round__tournament=tournament)
     if closed_only:
         seats = seats.filter(round__status="closed")
     rows = seats.order_by("round__number", "table__number", "position").values_list(
-        "table_id", "round__number", "table__number", "table__is_bye", "entry_id"
+        "table_id", "round__number", "table__number", "table__is_bye", "entry_id", "position"
     )
     tables: dict[int, TableRecord] = {}
-    for table_id, number, table_number, is_bye, entry_id in rows:
+    for table_id, number, table_number, is_bye, entry_id, position in rows:
         record = tables.get(table_id)
         if record is None:
             record = tables[table_id] = TableRecord(number, table_number, is_bye, [])
         record.entries.append(entry_id)
-    games = (
-        Game.objects.filter(table_id__in=tables.keys())
-        .exclude(status=Game.Status.PENDING)
-        .filter(confirmed=True)
-        .order_by("table_id", "number")
-        .values_list("table_id", "status", "out_1", "out_2", "out_3", "out_4")
+        record.positions.append(position)
+    games = Game.objects.filter(table_id__in=tables.keys()).filter(confirmed=True)
+    if not closed_only:
+        games = games.exclude(status=Game.Status.PENDING)
+    rows_games = games.order_by("table_id", "number").values_list(
+        "table_id", "status", "first_position", "direction", "out_1", "out_2", "out_3", "out_4"
     )
-    for table_id, status, *outs in games:
+    for table_id, status, first, direction, *outs in rows_games:
         record = tables[table_id]
-        record.games.append([int(o) for o in outs[: len(record.entries)]])
+        n = len(record.entries)
+        if status == Game.Status.PENDING:
+            record.games.append([0] * n)
+        else:
+            record.games.append([int(o) for o in outs[:n]])
         record.finished.append(status == Game.Status.FINISHED)
+        record.orders.append(_order(record.positions, first, direction))
     return list(tables.values())
+
+
+def _order(positions: list[int], first: int, direction: str) -> tuple[int, ...]:
+    """Seat indexes in the order they moved; seat order when the positions are not the
+    plain 1..n the moving order is defined on."""
+    n = len(positions)
+    if positions != list(range(1, n + 1)) or first not in positions:
+        return tuple(range(n))
+    return tuple(p - 1 for p in moving_order(first, direction, n))
 
 
 @dataclass
@@ -142,19 +164,22 @@ class Standings:
         }
 
 
-# English in the JSON and CSV; the pages translate them ({% translate label %}).
+# Column labels; the API shows them as they are, the pages translate them.
 TIE_BREAK_LABELS = {
     "opponents": gettext_noop("Opp."),
     "median": gettext_noop("Median opp."),
     "direct": gettext_noop("Direct"),
     "wins": gettext_noop("Wins"),
     "rating": gettext_noop("Rating"),
+    "per_game": gettext_noop("Per game"),
+    "per_match": gettext_noop("Per match"),
+    "seated_after": gettext_noop("Seated after"),
 }
 
 
 def _tie_breaks(tournament: Tournament) -> tuple[TieBreak, ...]:
-    chosen = [t for t in tournament.tiebreaks or [] if t in TIE_BREAKS]
-    return tuple(chosen) if chosen else TIE_BREAKS
+    chosen = [t for t in tournament.tiebreaks or [] if t in ALL_TIE_BREAKS]
+    return tuple(dict.fromkeys(chosen)) if chosen else TIE_BREAKS
 
 
 def standings_token(tournament: Tournament) -> str:
@@ -216,8 +241,8 @@ def _compute(tournament: Tournament) -> Standings:
                 TableResult(
                     seats=tuple(str(e) for e in t.entries),
                     games=tuple(
-                        GameResult(tuple(out), finished)
-                        for out, finished in zip(t.games, t.finished, strict=True)
+                        GameResult(tuple(out), finished, order)
+                        for out, finished, order in zip(t.games, t.finished, t.orders, strict=True)
                     ),
                 )
                 for t in tables

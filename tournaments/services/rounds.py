@@ -10,7 +10,13 @@ from django.utils.translation import gettext as _
 
 from tournaments import signals
 from tournaments.models import Entry, ForbiddenPair, Game, Round, Seat, Table, Tournament
-from tournaments.pairing import Meeting, Pairing, PairingError, PairingPlayer, pair_round
+from tournaments.pairing import (
+    Meeting,
+    Pairing,
+    PairingError,
+    PairingPlayer,
+    pair_round_or_fallback,
+)
 from tournaments.pairing import Table as PairingTable
 from tournaments.pairing.first_move import game_orders
 from tournaments.pairing.league import LeagueSchedule, league_schedule
@@ -171,7 +177,7 @@ def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
         )
     ]
     try:
-        return pair_round(
+        return pair_round_or_fallback(
             players,
             met=met,
             forbidden=forbidden,
@@ -378,7 +384,8 @@ def round_publish(*, round: Round, by: Actor) -> Round:  # noqa: A002
 
 def round_close(*, round: Round, by: Actor, force: bool = False) -> Round:  # noqa: A002
     """Close a round; every game must have a result unless ``force`` (the turn ended and
-    unplayed games score nothing). Queues the ratings job once committed."""
+    unplayed games count as unfinished 0:0, an even result; docs/scoring.md). Queues the
+    ratings job once committed."""
     require_actor(by)
     with transaction.atomic():
         round_ = Round.objects.select_for_update().get(pk=round.pk)

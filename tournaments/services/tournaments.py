@@ -20,6 +20,8 @@ from games import rulesets
 from tournaments import signals
 from tournaments.models import Club, Entry, ForbiddenPair, Round, Tournament
 from tournaments.permissions import can_direct, can_organise
+from tournaments.selectors.standings import scoring_settings
+from tournaments.standings import ALL_TIE_BREAKS
 
 from .actor import Actor, require_actor
 from .audit import audit_record
@@ -39,8 +41,21 @@ GUARDED = (
     "factor_3",
 )
 FROZEN = ("kind",)
+# Settings that change only the standings (not the ratings) of rounds already played:
+# the same confirmation, then the standings are computed again.
+STANDINGS_GUARDED = ("late_score",)
 # Everything a change of which can alter the standings.
-SCORED = (*GUARDED, "kind", "bye_score", "absence_score", "tiebreaks", "rounds_planned")
+SCORED = (
+    *GUARDED,
+    *STANDINGS_GUARDED,
+    "kind",
+    "bye_score",
+    "absence_score",
+    "tiebreaks",
+    "rounds_planned",
+)
+# What an even turn is worth depends on these (docs/scoring.md, "Time weighting").
+TURN_SETTINGS = ("games_per_turn_2", "factor_2", "games_per_turn_3", "factor_3")
 EDITABLE = (
     "club",
     "name",
@@ -71,6 +86,65 @@ def _check_game(game: str, policy: str) -> None:
         )
 
 
+def _check_tiebreaks(value: Any) -> list[str]:
+    """The organiser's tie-break order: known names, each once."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ServiceError(_("the tie-breaks are a list of names"), field="tiebreaks")
+    unknown = [v for v in value if v not in ALL_TIE_BREAKS]
+    if unknown:
+        raise ServiceError(
+            _("unknown tie-break %(name)s (known: %(known)s)")
+            % {"name": unknown[0], "known": ", ".join(ALL_TIE_BREAKS)},
+            field="tiebreaks",
+        )
+    if len(set(value)) != len(value):
+        raise ServiceError(_("each tie-break can be chosen once"), field="tiebreaks")
+    return list(value)
+
+
+def _check_turns(tournament: Tournament, changed: Any, accept_uneven: bool) -> None:
+    """An even turn must be worth the same at a 2- and a 3-player table, or a player's
+    score depends on the size of the tables she was seated at (section 21: "We can
+    squarely compare two and three player games if we multiply ..."). Refused with the
+    numbers unless the organiser accepts it; only checked when the setting changes and
+    when 3-player tables can occur."""
+    if not any(f in changed for f in (*TURN_SETTINGS, "game", "policy")):
+        return
+    if tournament.policy == Tournament.Policy.PAIRS_BYE:
+        return
+    if 3 not in tournament.ruleset.table_sizes:
+        return
+    settings = scoring_settings(tournament)
+    if settings.turns_are_even() or accept_uneven:
+        return
+    even = settings.even_game_score()
+    worth = settings.even_turns()
+    field = next((f for f in TURN_SETTINGS if f in changed), "games_per_turn_3")
+    raise ServiceError(
+        _(
+            "an even turn is worth %(even)s × %(g2)s games × %(f2)s = %(w2)s at a 2-player "
+            "table but %(even)s × %(g3)s games × %(f3)s = %(w3)s at a 3-player table; "
+            "make them equal (the book: 3 games × 2 and 2 games × 3) or confirm uneven turns"
+        )
+        % {
+            "even": _number(even),
+            "g2": tournament.games_per_turn_2,
+            "f2": _number(settings.factor_for(2)),
+            "w2": _number(worth[2]),
+            "g3": tournament.games_per_turn_3,
+            "f3": _number(settings.factor_for(3)),
+            "w3": _number(worth[3]),
+        },
+        field=field,
+    )
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
 def _slug_for(name: str, *, exclude: int | None = None, slug: str = "") -> str:
     """The name's slug, or the ``slug`` asked for (a permalink kept from elsewhere)."""
     field = "slug" if slug else "name"
@@ -90,10 +164,17 @@ def _slug_for(name: str, *, exclude: int | None = None, slug: str = "") -> str:
 
 
 def tournament_create(
-    *, club: Club, name: str, by: Actor, slug: str = "", **settings: Any
+    *,
+    club: Club,
+    name: str,
+    by: Actor,
+    slug: str = "",
+    uneven_turns: bool = False,
+    **settings: Any,
 ) -> Tournament:
     """A new tournament of ``club``, directed by its creator. Its address comes from the
-    name unless a ``slug`` is given."""
+    name unless a ``slug`` is given. ``uneven_turns`` accepts games per turn and time
+    factors that weigh an even turn differently by table size."""
     require_actor(by)
     if not can_organise(by.permission_user, club):
         raise PermissionDenied("only this club's organisers create tournaments")
@@ -103,10 +184,13 @@ def tournament_create(
             _("unknown setting %(setting)s") % {"setting": sorted(unknown)[0]},
             field=sorted(unknown)[0],
         )
+    if "tiebreaks" in settings:
+        settings["tiebreaks"] = _check_tiebreaks(settings["tiebreaks"])
     name = name.strip()
     with transaction.atomic():
         tournament = Tournament(club=club, name=name, slug=_slug_for(name, slug=slug), **settings)
         _check_game(tournament.game, tournament.policy)
+        _check_turns(tournament, TURN_SETTINGS, uneven_turns)
         tournament.created_by = by.audit_user
         tournament.save()
         if by.user is not None:
@@ -116,10 +200,17 @@ def tournament_create(
 
 
 def tournament_update(
-    *, tournament: Tournament, by: Actor, recompute: bool = False, **changes: Any
+    *,
+    tournament: Tournament,
+    by: Actor,
+    recompute: bool = False,
+    uneven_turns: bool = False,
+    **changes: Any,
 ) -> Tournament:
     """Change settings. After the first round: a guarded setting changes only with
-    ``recompute`` (the standings and ratings are then computed again), the kind never."""
+    ``recompute`` (the standings and ratings are then computed again), the kind never.
+    ``uneven_turns`` accepts games per turn and time factors that weigh an even turn
+    differently by table size."""
     require_actor(by)
     if not can_direct(by.permission_user, tournament):
         raise PermissionDenied("only this tournament's directors may change it")
@@ -127,6 +218,8 @@ def tournament_update(
     if unknown:
         field = sorted(unknown)[0]
         raise ServiceError(_("%(field)s cannot be changed here") % {"field": field}, field=field)
+    if "tiebreaks" in changes:
+        changes["tiebreaks"] = _check_tiebreaks(changes["tiebreaks"])
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         changed = {f: v for f, v in changes.items() if getattr(locked, f) != v}
@@ -149,6 +242,16 @@ def tournament_update(
                     % {"field": guarded[0]},
                     field=guarded[0],
                 )
+            standings_only = [f for f in STANDINGS_GUARDED if f in changed]
+            if standings_only and not recompute:
+                raise ConflictError(
+                    _(
+                        "%(field)s cannot change once round 1 is paired unless you confirm "
+                        "that the standings are computed again"
+                    )
+                    % {"field": standings_only[0]},
+                    field=standings_only[0],
+                )
         else:
             guarded = []
         before = {f: _plain(getattr(locked, f)) for f in changed}
@@ -158,6 +261,7 @@ def tournament_update(
             locked.name = locked.name.strip()
             locked.slug = _slug_for(locked.name, exclude=locked.pk)
         _check_game(locked.game, locked.policy)
+        _check_turns(locked, changed, uneven_turns)
         locked.save()
         if changed:
             audit_record(

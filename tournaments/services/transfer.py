@@ -56,7 +56,7 @@ SETTINGS = [
     *Tournament.PLAY_SETTINGS,
     "tiebreaks",
 ]
-DECIMALS = {"factor_2", "factor_3", "bye_score", "absence_score"}
+DECIMALS = {"factor_2", "factor_3", "bye_score", "absence_score", "late_score"}
 
 
 def _plain(value: Any) -> Any:

@@ -47,10 +47,11 @@ def test_scores_rounds_games_and_averages() -> None:
     assert rows["a"].rounds_played == 2
     assert rows["a"].games_played == 6
     assert rows["a"].average_per_game == pytest.approx(24 / 6)
-    # A 3-player match is two games, so per match doubles the per-game average there.
+    # A 3-player match is two games: its total counts per (n - 1)! = 2 games, so the
+    # match at the 3-player table is on the scale of a 2-player match (docs/scoring.md).
     c = rows["c"]
     assert c.games_played == 5
-    assert c.average_per_match == pytest.approx((4.5 + 3.0 + 9.0) / (1 + 3))
+    assert c.average_per_match == pytest.approx(((4.5 + 3.0) / 2 + 9.0) / (1 + 3))
     assert sum(r.score for r in rows.values()) == pytest.approx(18 * 5 * 2)
 
 
