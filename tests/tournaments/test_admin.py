@@ -79,7 +79,8 @@ def test_changing_a_tournament_in_the_admin_goes_through_the_service(admin, root
     tournament = tournament_with_players(4, name="Spring Open", slug="spring-open")
     url = f"/admin/tournaments/tournament/{tournament.pk}/change/"
     data = form_data(admin, url)
-    data.update(name="Spring Cup", factor_2="1.50", directors=[str(root.pk)])
+    # 4 games × 1.5 at 2 players = 2 games × 3 at 3 players: turns stay even.
+    data.update(name="Spring Cup", games_per_turn_2="4", factor_2="1.50", directors=[str(root.pk)])
     response = admin.post(url, data)
     assert response.status_code == 302, messages_of(response)
     tournament.refresh_from_db()
@@ -90,8 +91,8 @@ def test_changing_a_tournament_in_the_admin_goes_through_the_service(admin, root
     assert list(tournament.directors.all()) == [root]
     settings = AuditEntry.objects.get(tournament=tournament, action="settings")
     assert settings.user == root
-    assert settings.before == {"name": "Spring Open", "factor_2": "2.00"}
-    assert settings.after == {"name": "Spring Cup", "factor_2": "1.50"}
+    assert settings.before == {"name": "Spring Open", "games_per_turn_2": 3, "factor_2": "2.00"}
+    assert settings.after == {"name": "Spring Cup", "games_per_turn_2": 4, "factor_2": "1.50"}
     directors = AuditEntry.objects.get(tournament=tournament, action="directors")
     assert (directors.before, directors.after) == ([], ["root"])
 
