@@ -6,6 +6,7 @@ from collections import defaultdict
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments import signals
 from tournaments.models import Entry, ForbiddenPair, Game, Round, Seat, Table, Tournament
@@ -17,6 +18,7 @@ from .actor import Actor, require_actor
 from .audit import audit_record
 from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
+from .teams import team_pairing, write_team_tables
 
 
 def check_policy(tournament: Tournament) -> None:
@@ -72,6 +74,8 @@ def _history(tournament: Tournament) -> tuple[list[Meeting], set[int], set[int],
 
 
 def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
+    if tournament.is_team_event:
+        return team_pairing(tournament, number)
     entries = _pairable(tournament, number)
     if len(entries) < 2:
         raise ServiceError(f"round {number} needs at least two players; {len(entries)} can play")
@@ -119,6 +123,9 @@ def _write_tables(
     """Create the tables of a pairing. ``links`` holds, per (table number, its players),
     the players' report links from before a re-pairing: a player whose table did not
     change keeps theirs, so the printed score sheets stay valid."""
+    if tournament.is_team_event:
+        write_team_tables(tournament, round_, pairing, links)
+        return
     links = links or {}
     seats: list[Seat] = []
     games: list[Game] = []
@@ -238,6 +245,13 @@ def round_swap_seats(*, round: Round, first: Entry, second: Entry, by: Actor) ->
     require_actor(by)
     with transaction.atomic():
         round_ = _unpublished(round)
+        if round_.tournament.is_team_event:
+            # Partners sit opposite each other (seats 1+3, 2+4): one player alone
+            # cannot change tables.
+            raise ServiceError(
+                gettext("in a 2 vs 2 team event the teams keep their seats; pair again"),
+                field="first",
+            )
         seats = Seat.objects.select_for_update().filter(round=round_)
         a = seats.filter(entry=first).first()
         b = seats.filter(entry=second).first()

@@ -22,6 +22,7 @@ from .actor import Actor, require_actor
 from .audit import audit_record
 from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
+from .teams import check_team_settings
 
 # Settings the rounds already played were paired or scored under. Changing one after a
 # round exists needs the organiser's confirmation (and recomputes); the kind never
@@ -92,6 +93,7 @@ def tournament_create(*, club: Club, name: str, by: Actor, **settings: Any) -> T
     with transaction.atomic():
         tournament = Tournament(club=club, name=name, slug=_slug_for(name), **settings)
         _check_game(tournament.game, tournament.policy)
+        check_team_settings(kind=tournament.kind, game=tournament.game)
         tournament.created_by = by.audit_user
         tournament.save()
         if by.user is not None:
@@ -140,6 +142,7 @@ def tournament_update(
             locked.name = locked.name.strip()
             locked.slug = _slug_for(locked.name, exclude=locked.pk)
         _check_game(locked.game, locked.policy)
+        check_team_settings(kind=locked.kind, game=locked.game)
         locked.save()
         if changed:
             audit_record(
