@@ -261,6 +261,13 @@ class TeamViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         )
         return Response(s.TeamSerializer(team).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(request=None, responses={200: s.TeamSerializer})
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, slug: str, pk: str) -> Response:
+        """Withdraw the team (both players); it is not paired again."""
+        team = team_services.team_withdraw(team=self.get_object(), by=Actor.director(request.user))
+        return Response(s.TeamSerializer(team).data)
+
     @extend_schema(responses={200: OpenApiResponse(description="team standings with tie-breaks")})
     @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])
     def standings(self, request: Request, slug: str) -> Response:

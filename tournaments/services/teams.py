@@ -31,7 +31,7 @@ from tournaments.selectors.teams import team_scores
 
 from .actor import Actor, require_actor
 from .audit import audit_record
-from .entries import NAME_MAX, entry_add
+from .entries import NAME_MAX, entry_add, entry_withdraw
 from .errors import ServiceError
 from .freshness import standings_changed
 
@@ -99,6 +99,16 @@ def team_add(
         )
         audit_record(tournament=tournament, by=by, action="enter team", target=name, after=names)
         standings_changed(tournament=tournament)
+    return team
+
+
+def team_withdraw(*, team: Team, by: Actor) -> Team:
+    """Withdraw a team: both its players (a team is never paired without both)."""
+    require_actor(by)
+    with transaction.atomic():
+        for entry in (team.first, team.second):
+            entry_withdraw(entry=entry, by=by)
+        team.refresh_from_db()
     return team
 
 

@@ -206,3 +206,18 @@ def test_teams_are_for_team_events_of_pentagame(director):
         format="json",
     )
     assert other_game.status_code == 400 and other_game.json()["field"] == "kind"
+
+
+def test_a_withdrawn_team_is_not_paired_and_stays_in_the_standings_marked(director):
+    _create(director, TEAMS, rounds=1)
+    teams = director.get(f"{BASE}/teams/").json()["results"]
+    withdrawn = director.post(f"{BASE}/teams/{teams[0]['id']}/withdraw/")
+    assert withdrawn.status_code == 200
+    assert [p["status"] for p in withdrawn.json()["players"]] == ["withdrawn", "withdrawn"]
+    assert director.post(f"{BASE}/rounds/").status_code == 201
+    tables = director.get(f"{BASE}/rounds/1/tables/").json()
+    seated = {s["player"] for t in tables for s in t["seats"]}
+    assert seated.isdisjoint(TEAMS["Stars"]) and len(seated) == 6
+    assert [len(t["seats"]) for t in tables] == [4, 2]  # the odd team out has the bye
+    rows = director.get(f"{BASE}/teams/standings/").json()["rows"]
+    assert [r["withdrawn"] for r in rows if r["name"] == "Stars"] == [True]
