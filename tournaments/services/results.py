@@ -126,6 +126,17 @@ def _validate_team_out(values: list[int], teams: Sequence[Sequence[int]], finish
         )
 
 
+def _partners(game: Game, seat: Seat, other: Seat | None) -> bool:
+    """Two different seats of one team at a 2 vs 2 table (seats 1+3, 2+4): like the
+    player herself, a partner cannot confirm her team's report."""
+    if other is None or other.pk == seat.pk:
+        return False
+    seats = _seats(game)
+    if table_teams(game.table.round.tournament, seats) is None:
+        return False
+    return (seat.position - other.position) % 2 == 0
+
+
 def _check_actor(by: Actor, game: Game) -> None:
     require_actor(by)
     if by.is_player and (by.seat is None or by.seat.table_id != game.table_id):
@@ -301,6 +312,14 @@ def _report(game: Game, submissions: list[ResultSubmission], by: Actor, result: 
         state = State.DISPUTED
     elif live:
         other = live[0]
+        if _partners(game, seat, other.by_seat):
+            raise ServiceError(
+                gettext(
+                    "your partner has reported game %(number)d already; an opponent confirms it"
+                )
+                % {"number": game.number},
+                field="position",
+            )
         if result.agrees(_Result.of(other)):
             # Two players reporting the same result: each confirms the other's.
             state = other.state = State.CONFIRMED
@@ -403,6 +422,11 @@ def game_confirm(*, game: Game, by: Actor) -> Game:
         if not waiting:
             raise ServiceError("there is no result to confirm yet")
         report = waiting[0]
+        if by.seat is not None and _partners(locked, by.seat, report.by_seat):
+            raise ServiceError(
+                gettext("the result must be confirmed by an opponent, not by a partner"),
+                field="position",
+            )
         if by.seat is not None and report.by_seat_id == by.seat.pk:
             raise ServiceError(
                 "the result must be confirmed by an opponent, not by the player who reported it",

@@ -221,3 +221,26 @@ def test_a_withdrawn_team_is_not_paired_and_stays_in_the_standings_marked(direct
     assert [len(t["seats"]) for t in tables] == [4, 2]  # the odd team out has the bye
     rows = director.get(f"{BASE}/teams/standings/").json()["rows"]
     assert [r["withdrawn"] for r in rows if r["name"] == "Stars"] == [True]
+
+
+def test_a_partner_cannot_confirm_her_teams_report_an_opponent_can(director):
+    from tournaments.models import Seat
+
+    _create(director, {"Stars": ["Ann", "Bea"], "Moons": ["Cid", "Dan"]}, rounds=1)
+    assert director.post(f"{BASE}/rounds/").status_code == 201
+    assert director.post(f"{BASE}/rounds/1/publish/").status_code == 200
+    game = director.get(f"{BASE}/rounds/1/tables/").json()[0]["games"][0]
+    token = {s.position: s.report_token for s in Seat.objects.filter(table__games__id=game["id"])}
+    players = APIClient(raise_request_exception=False)
+    url = f"/api/v1/report/{{}}/games/{game['id']}/"
+    body = {"out": [3, 1, 2, 1], "finished": True}
+    assert players.post(url.format(token[1]), body, format="json").status_code == 200
+    # Seat 3 is seat 1's partner: neither her confirmation nor an agreeing report counts.
+    partner = players.post(url.format(token[3]) + "confirm/", {}, format="json")
+    assert partner.status_code == 400 and partner.json()["field"] == "position"
+    again = players.post(url.format(token[3]), body, format="json")
+    assert again.status_code == 400 and again.json()["field"] == "position"
+    assert director.get(f"/api/v1/games/{game['id']}/").json()["confirmed"] is False
+    # Seat 2 plays for the other team.
+    assert players.post(url.format(token[2]) + "confirm/", {}, format="json").status_code == 200
+    assert director.get(f"/api/v1/games/{game['id']}/").json()["confirmed"] is True
