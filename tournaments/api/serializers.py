@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tournaments.models import Club, Entry, Game, Player, Round, Team, Tournament
@@ -221,6 +222,7 @@ class TeamSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "seed", "players"]
         read_only_fields = fields
 
+    @extend_schema_field(EntrySerializer(many=True))
     def get_players(self, team: Team) -> list[dict[str, object]]:
         return [EntrySerializer(team.first).data, EntrySerializer(team.second).data]
 
