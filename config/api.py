@@ -41,6 +41,7 @@ scoped = DefaultRouter(trailing_slash=True)
 scoped.include_root_view = False
 scoped.register("entries", views.EntryViewSet, basename="entry")
 scoped.register("rounds", views.RoundViewSet, basename="round")
+scoped.register("teams", views.TeamViewSet, basename="team")
 
 urlpatterns = [
     path("", include(router.urls)),

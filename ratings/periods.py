@@ -12,6 +12,7 @@ from ratings.models import RatingPeriod
 from ratings.systems import Game
 from tournaments.models import Game as GameRecord
 from tournaments.models import Round, Seat, Tournament, moving_order
+from tournaments.models_team import TABLE_TEAMS
 
 #: Periods read per pair of queries: bounds the size of the ``IN`` lists (SQLite limits
 #: the number of parameters of a statement).
@@ -104,6 +105,13 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
         round_id__in=round_ids, table__is_bye=False
     ).values_list("table_id", "position", "entry__player_id"):
         seats[table_id][position] = player_id
+    # 2 vs 2 events: their 4-seat tables are team games (seats 1+3 against 2+4), which
+    # the rating core rates side against side (moving order keeps the teams alternating).
+    team_rounds = set(
+        Round.objects.filter(id__in=round_ids, tournament__kind=Tournament.Kind.TEAMS).values_list(
+            "id", flat=True
+        )
+    )
     # Each table's players as strings, by position, built once for all its games.
     names: dict[int, dict[int, str]] = {}
     records = (
@@ -131,6 +139,7 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
         game = Game(
             seats=tuple(table[p] for p in order),
             out=tuple(int(outs[p - 1] or 0) for p in order),
+            teams=TABLE_TEAMS if round_id in team_rounds and len(table) == 4 else None,
         )
         for owner in owners[round_id]:
             owner.games.append(game)

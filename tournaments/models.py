@@ -22,6 +22,8 @@ from games.rulesets import Ruleset
 # became the family's rules alone); importing it here registers it with this app.
 from tournaments.models_game import Game as Game
 from tournaments.models_game import moving_order as moving_order
+from tournaments.models_team import TEAM_SHEET_TARGET
+from tournaments.models_team import Team as Team
 
 # The games of the family a tournament can be for, as the registry lists them
 # (games/rulesets.py).
@@ -84,6 +86,8 @@ class Tournament(models.Model):
         SWISS = "swiss", _("Swiss tournament")
         ROUND_ROBIN = "round_robin", _("Round-robin league")
         EVENING = "evening", _("Club evening")
+        # Section 21: "the '2 vs. 2' setup, which some consider the most noble form".
+        TEAMS = "teams", _("2 vs 2 team event")
 
     class Policy(models.TextChoices):
         PAIRS_TRIPLE = "pairs+triple", _("2-player tables, one 3-player table when odd")
@@ -224,7 +228,13 @@ class Tournament(models.Model):
     def sheet_target(self) -> int:
         """The largest per-seat value on a score sheet: Pentagame's pieces out to win
         (a setting), or the game's own maximum."""
+        if self.kind == self.Kind.TEAMS:
+            return TEAM_SHEET_TARGET
         return self.target if self.game == "pentagame" else self.ruleset.target
+
+    @property
+    def is_team_event(self) -> bool:
+        return self.kind == self.Kind.TEAMS
 
 
 class Entry(models.Model):

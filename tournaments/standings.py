@@ -36,6 +36,9 @@ TIE_BREAKS: tuple[TieBreak, ...] = ALL_TIE_BREAKS[:5]
 # What a player did in a round (turn): sat at a table, had the bye, was absent, or had
 # not entered yet.
 Mark = Literal["table", "bye", "absent", "late"]
+# Games in a 2 vs 2 match: "a match (of two games, one clockwise, one anti-clockwise)"
+# (section 21).
+TEAM_MATCH_GAMES = 2
 
 
 @dataclass(frozen=True)
@@ -268,9 +271,10 @@ def _score_round(
             for k, seat in enumerate(order):
                 before = table.seats[order[k - 1]]
                 after[seat].append((factor, scores[seat], before))
-        # A match is (n - 1)! games (section 21); teams play 2 sides, so 1 game per match.
-        sides = n if table.teams is None else len(table.teams)
-        per_match = factorial(sides - 1)
+        # A match is (n - 1)! games (section 21). A 2 vs 2 match is two games, "one
+        # clockwise, one anti-clockwise" (section 21 on the '2 vs. 2' setup).
+        per_match = factorial(n - 1) if table.teams is None else TEAM_MATCH_GAMES
+        partners = _partners(table)
         weighted = [m * factor for m in match]
         for seat, pid in enumerate(table.seats):
             t = take(pid)
@@ -283,7 +287,12 @@ def _score_round(
             t.after.extend(after[seat])
             t.wins += wins[seat]
             t.marks.append("table")
-            mates = [(m, weighted[i]) for i, m in enumerate(table.seats) if i != seat]
+            # Table-mates are the opponents: a partner is no opponent (section 19).
+            mates = [
+                (m, weighted[i])
+                for i, m in enumerate(table.seats)
+                if i != seat and i not in partners[seat]
+            ]
             t.tables.append((weighted[seat], mates))
     for pid in rnd.byes:
         t = take(pid)
@@ -299,6 +308,15 @@ def _score_round(
             late = rnd.number < p.first_round
             tally[p.id].score += settings.late_score if late else settings.absence_score
             tally[p.id].marks.append("late" if late else "absent")
+
+
+def _partners(table: TableResult) -> list[frozenset[int]]:
+    """Per seat index, the seats of its own side (empty for a table of single players)."""
+    partners: list[frozenset[int]] = [frozenset()] * len(table.seats)
+    for side in table.teams or ():
+        for seat in side:
+            partners[seat] = frozenset(side)
+    return partners
 
 
 def _opponents(t: _Tally, tally: dict[str, _Tally]) -> list[float]:

@@ -23,7 +23,10 @@ def dropped_scores(
     for n sides it generalises to ``out_i + mean over opponents j of (target - out_j)``.
     With ``teams`` (lists of seat indexes) the sides are teams: a team's pieces out are
     the sum of its members', and every member gets the team's score (section 19:
-    2 vs 2 play to 5 pieces per team, so pass ``target=5``).
+    2 vs 2 play to 5 pieces per team, so pass ``target=5``). A team may end past the
+    target (4 out, then both partners bring one out in the round played out: 6); with
+    two sides the score is then still ``out_i + (target - out_j)``, kept to
+    0..2 * target, so the game stays zero-sum (docs/scoring.md).
     """
     if teams is None:
         # Hot path (standings of big fields): one seat per side, no team bookkeeping.
@@ -42,12 +45,28 @@ def dropped_scores(
     if len(sides) < 2:
         raise ValueError("a game needs at least two sides")
     side_out = [sum(out[seat] for seat in side) for side in sides]
-    for pieces in side_out:
-        if not 0 <= pieces <= target:
-            raise ValueError(f"pieces out must lie in 0..{target}, got {pieces}")
+    for side, pieces in zip(sides, side_out, strict=True):
+        # A side had fewer than ``target`` out before the deciding round and each of its
+        # seats moves once in it (section 2: the round is played out), so it ends with
+        # at most target - 1 + seats: 6 for a 2 vs 2 team, the target for one player.
+        most = target - 1 + len(side)
+        if not 0 <= pieces <= most:
+            raise ValueError(f"pieces out of a side must lie in 0..{most}, got {pieces}")
+    over = any(pieces > target for pieces in side_out)
+    if over and len(sides) != 2:
+        raise ValueError(f"only two sides can play past the target of {target}")
     total_missing = sum(target - pieces for pieces in side_out)
     n_opponents = len(sides) - 1
     side_score = [pieces + (total_missing - (target - pieces)) / n_opponents for pieces in side_out]
+    if over:
+        # Past the target the opponent "failed" a negative number of pieces; the two
+        # scores still sum to 2 * target, and are kept to the book's range 0..2 * target
+        # (a 6:0 is the most a game gives) by moving the same amount from one to the other.
+        high = max(side_score)
+        if high > 2 * target:
+            side_score = [
+                min(s, 2.0 * target) if s == high else s + high - 2 * target for s in side_score
+            ]
     result = [0.0] * len(out)
     for side, score in zip(sides, side_score, strict=True):
         for seat in side:

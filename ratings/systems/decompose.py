@@ -69,8 +69,11 @@ def game_problem(game: Game, target: int, team_target: int) -> str | None:
     if len(game.teams) < 2 or any(len(team) == 0 for team in game.teams):
         return "a team game needs at least two non-empty teams"
     for side in game.teams:
-        if sum(out[seat] for seat in side) > team_target:
-            return f"a side brought out more than {team_target} pieces"
+        # Each partner moves once in the round played out after the team reached the
+        # target: a side of k seats ends with at most team_target - 1 + k (6 in 2 vs 2).
+        most = team_target - 1 + len(side)
+        if sum(out[seat] for seat in side) > most:
+            return f"a side brought out more than {most} pieces"
     return None
 
 
@@ -107,7 +110,12 @@ def _side_scores(
 def pair_share(out_a: int, out_b: int, target: int) -> float:
     """Side A's share of the two-side dropped score against side B (cached: only a few
     dozen distinct results exist, and this runs for every encounter of a replay)."""
-    score_a = dropped_scores([out_a, out_b], target=target)[0]
+    if max(out_a, out_b) <= target:
+        score_a = dropped_scores([out_a, out_b], target=target)[0]
+    else:
+        # A team past its target (6 in 2 vs 2): the same zero-sum score, kept to
+        # 0..2 * target as games/pentagame/dropped.py does for two sides.
+        score_a = min(2.0 * target, max(0.0, float(out_a + target - out_b)))
     return score_a / (2 * target)
 
 

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments.models import Club, Entry, Game, Player, Round, Tournament
+from tournaments.models import Club, Entry, Game, Player, Round, Team, Tournament
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -228,4 +229,35 @@ class ConfirmSerializer(serializers.Serializer):
         required=False,
         help_text="The confirming player's seat: may be left out (the link names it); if "
         "given, it must be the link's seat.",
+    )
+
+
+class TeamSerializer(serializers.ModelSerializer):
+    """A team of a 2 vs 2 event: its two players' entries (seats 1+3 or 2+4 at a table)."""
+
+    players = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Team
+        fields = ["id", "name", "seed", "players"]
+        read_only_fields = fields
+
+    @extend_schema_field(EntrySerializer(many=True))
+    def get_players(self, team: Team) -> list[dict[str, object]]:
+        return [EntrySerializer(team.first).data, EntrySerializer(team.second).data]
+
+
+class TeamCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=120),
+        min_length=2,
+        max_length=2,
+        help_text="The two players' names.",
+    )
+    ratings = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True, min_value=-(2**31), max_value=2**31 - 1),
+        min_length=2,
+        max_length=2,
+        required=False,
     )

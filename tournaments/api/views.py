@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from tournaments.models import Club, Entry, Game, Player, Round, Seat, Tournament
+from tournaments.models import Club, Entry, Game, Player, Round, Seat, Team, Tournament
 from tournaments.permissions import can_direct, can_organise, can_view
 from tournaments.selectors.rounds import round_tables
 from tournaments.selectors.standings import (
@@ -31,11 +31,13 @@ from tournaments.selectors.standings import (
     standings_token,
     tournament_standings,
 )
+from tournaments.selectors.teams import team_standings
 from tournaments.selectors.tournaments import players_visible_to, tournaments_visible_to
 from tournaments.services import clubs as club_services
 from tournaments.services import entries as entry_services
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
+from tournaments.services import teams as team_services
 from tournaments.services import tournaments as tournament_services
 from tournaments.services.errors import ServiceError
 from tournaments.services.results import Actor
@@ -234,6 +236,47 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
             entry=self.get_object(), by=Actor.director(request.user)
         )
         return Response(s.EntrySerializer(entry).data)
+
+
+class TeamViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
+    """The teams of a 2 vs 2 event; POST enters a team of two players, and
+    ``standings/`` lists the teams' standings (the players' are ``../standings/``)."""
+
+    serializer_class = s.TeamSerializer
+    lookup_value_regex = "[0-9]+"
+    ordering_fields = ["seed"]
+
+    def get_queryset(self) -> QuerySet[Team]:
+        if getattr(self, "swagger_fake_view", False):
+            return Team.objects.none()
+        return (
+            self.tournament()
+            .teams.select_related("first__player", "second__player")
+            .order_by("seed")
+        )
+
+    @extend_schema(request=s.TeamCreateSerializer, responses={201: s.TeamSerializer})
+    def create(self, request: Request, slug: str) -> Response:
+        data = s.TeamCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        team = team_services.team_add(
+            tournament=self.tournament(), by=Actor.director(request.user), **data.validated_data
+        )
+        return Response(s.TeamSerializer(team).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: s.TeamSerializer})
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, slug: str, pk: str) -> Response:
+        """Withdraw the team (both players); it is not paired again."""
+        team = team_services.team_withdraw(team=self.get_object(), by=Actor.director(request.user))
+        return Response(s.TeamSerializer(team).data)
+
+    @extend_schema(responses={200: OpenApiResponse(description="team standings with tie-breaks")})
+    @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])
+    def standings(self, request: Request, slug: str) -> Response:
+        tournament = self.tournament()
+        team_services.check_team_event(tournament)
+        return Response(team_standings(tournament=tournament).as_json())
 
 
 class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 
 from games.letters import colour_letter
 from tournaments.models import Game, ResultSubmission, Round, Seat, Table
+from tournaments.models_team import TEAM_FACTOR
 from tournaments.scoring import round_scores
 
-from .standings import scoring_settings
+from .standings import scoring_settings, table_teams
 
 
 @dataclass
@@ -155,7 +156,9 @@ def round_tables(*, round_: Round) -> list[TableRow]:
                 )
             )
         if table.is_bye:
-            table.seats[0].round_score = settings.bye_round_score()
+            # A team's bye seats both its players.
+            for seat_row in table.seats:
+                seat_row.round_score = settings.bye_round_score()
             continue
         # In a closed round a game never started counts as 0:0 unfinished, the book's
         # even result, as in the standings (docs/scoring.md, "Unplayed games").
@@ -166,6 +169,9 @@ def round_tables(*, round_: Round) -> list[TableRow]:
             if (g.played or closed) and g.confirmed
         ]
         if played:
-            for seat, score in zip(table.seats, round_scores(played, settings), strict=True):
+            teams = table_teams(round_.tournament, n)
+            factor = TEAM_FACTOR if teams else None
+            scores = round_scores(played, settings, teams=teams, factor=factor)
+            for seat, score in zip(table.seats, scores, strict=True):
                 seat.round_score = score
     return list(tables.values())

@@ -11,9 +11,11 @@ from django.core.cache import cache
 from django.utils.translation import gettext_lazy, gettext_noop
 
 from tournaments.models import Game, Seat, Tournament, moving_order
+from tournaments.models_team import TABLE_TEAMS, TEAM_FACTOR, TEAM_TARGET
 from tournaments.scoring import ScoringSettings
 from tournaments.standings import (
     ALL_TIE_BREAKS,
+    TEAM_MATCH_GAMES,
     TIE_BREAKS,
     GameResult,
     RoundResult,
@@ -25,6 +27,8 @@ from tournaments.standings import (
 
 
 def scoring_settings(tournament: Tournament) -> ScoringSettings:
+    if tournament.is_team_event:
+        return team_scoring_settings(tournament)
     ruleset = tournament.ruleset
     return ScoringSettings(
         target=tournament.sheet_target,
@@ -35,6 +39,24 @@ def scoring_settings(tournament: Tournament) -> ScoringSettings:
         absence_score=float(tournament.absence_score),
         late_score=float(tournament.late_score),
     )
+
+
+def team_scoring_settings(tournament: Tournament) -> ScoringSettings:
+    """A 2 vs 2 event: every table is a team table, whose match is two games (section 21)
+    weighed by 1; a bye is worth an even match, 2 games * 5 = 10 (docs/scoring.md)."""
+    return ScoringSettings(
+        target=TEAM_TARGET,
+        team_target=TEAM_TARGET,
+        games_per_turn=((2, TEAM_MATCH_GAMES),),
+        factors=((2, TEAM_FACTOR),),
+        bye_score=None if tournament.bye_score is None else float(tournament.bye_score),
+        absence_score=float(tournament.absence_score),
+    )
+
+
+def table_teams(tournament: Tournament, seats: int) -> tuple[tuple[int, ...], ...] | None:
+    """The sides of a table by seat index: seats 1+3 against 2+4 in a team event."""
+    return TABLE_TEAMS if tournament.is_team_event and seats == 4 else None
 
 
 @dataclass
@@ -244,11 +266,14 @@ def _compute(tournament: Tournament) -> Standings:
                         GameResult(tuple(out), finished, order)
                         for out, finished, order in zip(t.games, t.finished, t.orders, strict=True)
                     ),
+                    factor=TEAM_FACTOR if table_teams(tournament, len(t.entries)) else None,
+                    teams=table_teams(tournament, len(t.entries)),
                 )
                 for t in tables
                 if not t.is_bye and t.games
             ),
-            byes=tuple(str(t.entries[0]) for t in tables if t.is_bye),
+            # A team's bye seats both its players.
+            byes=tuple(str(e) for t in tables if t.is_bye for e in t.entries),
         )
         for number, tables in sorted(rounds.items())
     ]

@@ -26,6 +26,8 @@ from django.utils.translation import gettext as _
 from games import pentagame
 from tournaments import signals
 from tournaments.models import Game, ResultSubmission, Round, Seat
+from tournaments.models_team import TEAM_TARGET
+from tournaments.selectors.standings import table_teams
 
 from .actor import Actor, require_actor
 from .audit import audit_record
@@ -94,6 +96,10 @@ def _validate_out(out: Sequence[int | None], seats: int, game: Game, finished: b
                 field=f"out_{position}",
             )
         values.append(int(value))
+    teams = table_teams(game.table.round.tournament, seats)
+    if teams is not None:
+        _validate_team_out(values, teams, finished)
+        return values
     if finished and ruleset.finished_needs_target and max(values) < target:
         raise ServiceError(
             _(
@@ -103,6 +109,40 @@ def _validate_out(out: Sequence[int | None], seats: int, game: Game, finished: b
             field="out",
         )
     return values
+
+
+def _validate_team_out(values: list[int], teams: Sequence[Sequence[int]], finished: bool) -> None:
+    """A 2 vs 2 game (section 3): a finished game needs a team with 5 out, and no team
+    ends with more than 6 (4 before the deciding round, then one from each partner)."""
+    for side in teams:
+        total = sum(values[seat] for seat in side)
+        most = TEAM_TARGET - 1 + len(side)
+        if total > most:
+            raise ServiceError(
+                _("seats %(seats)s: a team brings out at most %(most)d pieces, not %(total)d")
+                % {"seats": "+".join(str(s + 1) for s in side), "most": most, "total": total},
+                field="out",
+            )
+    if finished and max(sum(values[s] for s in side) for side in teams) < TEAM_TARGET:
+        raise ServiceError(
+            _(
+                "a finished game needs a team with %(target)d pieces out; "
+                "mark it unfinished if the turn ended"
+            )
+            % {"target": TEAM_TARGET},
+            field="out",
+        )
+
+
+def _partners(game: Game, seat: Seat, other: Seat | None) -> bool:
+    """Two different seats of one team at a 2 vs 2 table (seats 1+3, 2+4): like the
+    player herself, a partner cannot confirm her team's report."""
+    if other is None or other.pk == seat.pk:
+        return False
+    seats = _seats(game)
+    if table_teams(game.table.round.tournament, seats) is None:
+        return False
+    return (seat.position - other.position) % 2 == 0
 
 
 def _check_actor(by: Actor, game: Game) -> None:
@@ -285,6 +325,12 @@ def _report(game: Game, submissions: list[ResultSubmission], by: Actor, result: 
         state = State.DISPUTED
     elif live:
         other = live[0]
+        if _partners(game, seat, other.by_seat):
+            raise ServiceError(
+                _("your partner has reported game %(number)d already; an opponent confirms it")
+                % {"number": game.number},
+                field="position",
+            )
         if result.agrees(_Result.of(other)):
             # Two players reporting the same result: each confirms the other's.
             state = other.state = State.CONFIRMED
@@ -394,6 +440,11 @@ def game_confirm(*, game: Game, by: Actor) -> Game:
         if not waiting:
             raise ServiceError(_("there is no result to confirm yet"))
         report = waiting[0]
+        if by.seat is not None and _partners(locked, by.seat, report.by_seat):
+            raise ServiceError(
+                _("the result must be confirmed by an opponent, not by a partner"),
+                field="position",
+            )
         if by.seat is not None and report.by_seat_id == by.seat.pk:
             raise ServiceError(
                 _("the result must be confirmed by an opponent, not by the player who reported it"),
@@ -472,13 +523,16 @@ def game_record_moves(
     row of scales, PentaCosmos' tokens)."""
     _check_actor(by, game)
     seats = _seats(game)
-    ruleset_ = (
+    tournament = (
         Game.objects.select_related("table__round__tournament").get(pk=game.pk)
-    ).table.round.tournament.ruleset
+    ).table.round.tournament
+    ruleset_ = tournament.ruleset
     extra = dict(setup or {})
     if set(extra) & {"players", "moves"}:
         raise ServiceError(_("the setup cannot name players or moves"), field="setup")
-    record: dict[str, Any] = {"players": seats, "variant": "standard", **extra}
+    # A 2 vs 2 table plays the engine's team variant (seats 1+3 against 2+4).
+    variant = "teams" if table_teams(tournament, seats) else "standard"
+    record: dict[str, Any] = {"players": seats, "variant": variant, **extra}
     record["moves"] = list(moves)
     try:
         # Engines raise ValueError subclasses when the input is not a record at all.

@@ -26,6 +26,7 @@ from .actor import Actor, require_actor
 from .audit import audit_record
 from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
+from .teams import team_pairing, write_team_tables
 
 
 def check_policy(tournament: Tournament) -> None:
@@ -148,6 +149,8 @@ def _league_round(tournament: Tournament, number: int, by: Actor) -> tuple[Pairi
 
 
 def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
+    if tournament.is_team_event:
+        return team_pairing(tournament, number)
     entries = _pairable(tournament, number)
     if len(entries) < 2:
         raise ServiceError(
@@ -203,6 +206,9 @@ def _write_tables(
     the players' report links from before a re-pairing: a player whose table did not
     change keeps theirs, so the printed score sheets stay valid. ``byes`` replaces the
     pairing's one bye when a league round has several (opponents withdrawn)."""
+    if tournament.is_team_event:
+        write_team_tables(tournament, round_, pairing, links)
+        return
     links = links or {}
     seats: list[Seat] = []
     games: list[Game] = []
@@ -344,6 +350,13 @@ def round_swap_seats(*, round: Round, first: Entry, second: Entry, by: Actor) ->
     require_actor(by)
     with transaction.atomic():
         round_ = _unpublished(round)
+        if round_.tournament.is_team_event:
+            # Partners sit opposite each other (seats 1+3, 2+4): one player alone
+            # cannot change tables.
+            raise ServiceError(
+                _("in a 2 vs 2 team event the teams keep their seats; pair again"),
+                field="first",
+            )
         seats = Seat.objects.select_for_update().filter(round=round_)
         a = seats.filter(entry=first).first()
         b = seats.filter(entry=second).first()

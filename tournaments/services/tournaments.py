@@ -27,6 +27,7 @@ from .actor import Actor, require_actor
 from .audit import audit_record
 from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
+from .teams import check_team_settings
 
 # Settings the rounds already played were paired or scored under. Changing one after a
 # round exists needs the organiser's confirmation (and recomputes); the kind never
@@ -191,6 +192,7 @@ def tournament_create(
         tournament = Tournament(club=club, name=name, slug=_slug_for(name, slug=slug), **settings)
         _check_game(tournament.game, tournament.policy)
         _check_turns(tournament, TURN_SETTINGS, uneven_turns)
+        check_team_settings(kind=tournament.kind, game=tournament.game)
         tournament.created_by = by.audit_user
         tournament.save()
         if by.user is not None:
@@ -262,6 +264,7 @@ def tournament_update(
             locked.slug = _slug_for(locked.name, exclude=locked.pk)
         _check_game(locked.game, locked.policy)
         _check_turns(locked, changed, uneven_turns)
+        check_team_settings(kind=locked.kind, game=locked.game)
         locked.save()
         if changed:
             audit_record(

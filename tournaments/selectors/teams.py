@@ -1,0 +1,170 @@
+"""Standings of the teams of a 2 vs 2 event: the pure standings core with one row per
+team. (The players' own standings are `tournament_standings`: a player scores her
+team's dropped score in every game.)"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from django.core.cache import cache
+
+from games.pentagame.dropped import dropped_scores
+from tournaments.models import Team, Tournament
+from tournaments.models_team import TABLE_TEAMS, TEAM_TARGET
+from tournaments.standings import (
+    TEAM_MATCH_GAMES,
+    GameResult,
+    RoundResult,
+    StandingsPlayer,
+    TableResult,
+    compute_standings,
+)
+
+from .standings import (
+    TIE_BREAK_LABELS,
+    _tie_breaks,
+    standings_key,
+    standings_token,
+    team_scoring_settings,
+    tournament_tables,
+)
+
+
+def team_points(out: Sequence[int]) -> list[float]:
+    """A team table seen as two sides with the teams' pieces out: the team dropped
+    score. (How the partners split the pieces does not change a team's score, so each
+    team's total sits in its first seat.)"""
+    a, b = out
+    scores = dropped_scores([a, b, 0, 0], TEAM_TARGET, teams=TABLE_TEAMS)
+    return [scores[0], scores[1]]
+
+
+@dataclass(frozen=True)
+class TeamStandingRow:
+    rank: int
+    team_id: int
+    name: str
+    players: tuple[str, str]
+    score: float
+    rounds: int
+    games: int
+    per_game: float
+    per_match: float
+    tiebreaks: tuple[float, ...]
+    withdrawn: bool
+
+
+@dataclass(frozen=True)
+class TeamStandings:
+    rows: list[TeamStandingRow]
+    tiebreak_labels: list[str]
+    rounds_closed: int
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "rounds_closed": self.rounds_closed,
+            "tiebreaks": self.tiebreak_labels,
+            "rows": [
+                {
+                    "rank": r.rank,
+                    "team": r.team_id,
+                    "name": r.name,
+                    "players": list(r.players),
+                    "score": r.score,
+                    "rounds": r.rounds,
+                    "games": r.games,
+                    "per_game": r.per_game,
+                    "per_match": r.per_match,
+                    "tiebreaks": list(r.tiebreaks),
+                    "withdrawn": r.withdrawn,
+                }
+                for r in self.rows
+            ],
+        }
+
+
+def team_standings(*, tournament: Tournament) -> TeamStandings:
+    """Team standings over the closed rounds, cached under the standings version."""
+    fresh = Tournament.objects.filter(pk=tournament.pk).first() or tournament
+    key = standings_key(standings_token(fresh), "teams")
+    standings = cache.get(key)
+    if standings is None:
+        standings = _compute(fresh)
+        cache.set(key, standings, timeout=3600)
+    return standings
+
+
+def _status(team: Team) -> str:
+    statuses = {team.first.status, team.second.status}
+    for status in ("withdrawn", "late"):
+        if status in statuses:
+            return status
+    return "active"
+
+
+def _compute(tournament: Tournament) -> TeamStandings:
+    teams = list(
+        tournament.teams.select_related("first__player", "second__player").order_by("seed")
+    )
+    team_of = {e: t for t in teams for e in (t.first_id, t.second_id)}
+    units = [
+        StandingsPlayer(
+            id=str(t.pk),
+            rating=((t.first.rating or 0) + (t.second.rating or 0)) / 2,
+            seed=t.seed,
+            status=_status(t),  # type: ignore[arg-type]
+            first_round=max(t.first.joined_round, t.second.joined_round),
+        )
+        for t in teams
+    ]
+    rounds: dict[int, list[TableResult]] = defaultdict(list)
+    byes: dict[int, list[str]] = defaultdict(list)
+    for table in tournament_tables(tournament=tournament, closed_only=True):
+        rounds.setdefault(table.round, [])  # a round of byes only still counts
+        if table.is_bye:
+            byes[table.round].append(str(team_of[table.entries[0]].pk))
+            continue
+        if len(table.entries) != 4 or not table.games:
+            continue
+        seats = (str(team_of[table.entries[0]].pk), str(team_of[table.entries[1]].pk))
+        games = tuple(
+            GameResult((out[0] + out[2], out[1] + out[3]), finished)
+            for out, finished in zip(table.games, table.finished, strict=True)
+        )
+        rounds[table.round].append(TableResult(seats=seats, games=games))
+    results = [
+        RoundResult(number=number, tables=tuple(tables), byes=tuple(byes[number]))
+        for number, tables in sorted(rounds.items())
+    ]
+    settings = replace(team_scoring_settings(tournament), points=team_points)
+    tie_breaks = _tie_breaks(tournament)
+    rows = compute_standings(units, results, tie_breaks, settings)
+    by_id = {str(t.pk): t for t in teams}
+    return TeamStandings(
+        rows=[
+            TeamStandingRow(
+                rank=row.rank,
+                team_id=int(row.player),
+                name=by_id[row.player].name,
+                players=(by_id[row.player].first.player.name, by_id[row.player].second.player.name),
+                score=row.score,
+                rounds=row.rounds_played,
+                games=row.games_played,
+                per_game=row.average_per_game,
+                # The core counts a 2-side table's match as one game; a team match is two.
+                per_match=row.average_per_game * TEAM_MATCH_GAMES,
+                tiebreaks=row.tie_breaks,
+                withdrawn=row.status == "withdrawn",
+            )
+            for row in rows
+        ],
+        tiebreak_labels=[TIE_BREAK_LABELS[t] for t in tie_breaks],
+        rounds_closed=len(rounds),
+    )
+
+
+def team_scores(*, tournament: Tournament) -> dict[int, float]:
+    """Total score per team over the closed rounds (what the team pairing ranks by)."""
+    return {row.team_id: row.score for row in team_standings(tournament=tournament).rows}

@@ -1,0 +1,243 @@
+"""2 vs 2 team events: entering teams, pairing teams, seating their tables.
+
+Section 21 on the '2 vs. 2' setup: "four players constitute just two parties, so a match
+(of two games, one clockwise, one anti-clockwise) can be done in maybe 2h40min". The
+Swiss pairing ranks and pairs teams as it pairs players (one pairing unit per team,
+2-unit tables and a bye when the number of teams is odd); a table then seats team A's
+players in seats 1+3 and team B's in 2+4, as the engine's team variant does.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from tournaments.models import (
+    Entry,
+    ForbiddenPair,
+    Game,
+    Round,
+    Seat,
+    Table,
+    Team,
+    Tournament,
+)
+from tournaments.pairing import Meeting, Pairing, PairingError, PairingPlayer, pair_round
+from tournaments.selectors.teams import team_scores
+
+from .actor import Actor, require_actor
+from .audit import audit_record
+from .entries import NAME_MAX, entry_add, entry_withdraw
+from .errors import ServiceError
+from .freshness import standings_changed
+
+# The two games of a team match (section 21): one clockwise from seat 1, one
+# anti-clockwise from seat 2. Seats alternate teams either way (1 2 3 4 and 2 1 4 3), so
+# the engine's seats 1+3 are always one team; every player has each opponent once
+# after her and once before her, and each team moves first once.
+TEAM_MATCH = ((1, Game.Direction.CLOCKWISE), (2, Game.Direction.WIDDERSHINS))
+
+
+def check_team_event(tournament: Tournament) -> None:
+    if not tournament.is_team_event:
+        raise ServiceError(_("this tournament is not a 2 vs 2 team event"), field="kind")
+
+
+def check_team_settings(*, kind: str, game: str) -> None:
+    """The team variant is Pentagame's (section 3); other games have none."""
+    if kind == Tournament.Kind.TEAMS and game != "pentagame":
+        raise ServiceError(_("2 vs 2 team events are played in Pentagame"), field="kind")
+
+
+def team_add(
+    *,
+    tournament: Tournament,
+    name: str,
+    players: Sequence[str],
+    ratings: Sequence[int | None] | None = None,
+    by: Actor,
+) -> Team:
+    """Enter a team of two players (found in the club or created there, as single
+    entries are). After round 1 is paired the team is a late one, from the next round."""
+    require_actor(by)
+    check_team_event(tournament)
+    name = " ".join(str(name).split())
+    if not name:
+        raise ServiceError(_("a team needs a name"), field="name")
+    if len(name) > NAME_MAX:
+        raise ServiceError(
+            _("a name has at most %(count)d characters") % {"count": NAME_MAX}, field="name"
+        )
+    names = [" ".join(str(p).split()) for p in players]
+    if len(names) != 2 or not all(names):
+        raise ServiceError(_("a team is two players: give two names"), field="players")
+    if names[0].casefold() == names[1].casefold():
+        raise ServiceError(_("a team is two different players"), field="players")
+    given = list(ratings) if ratings is not None else [None, None]
+    if len(given) != 2:
+        raise ServiceError(_("give a rating for each of the two players"), field="ratings")
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.teams.filter(name=name).exists():
+            raise ServiceError(
+                _("a team named %(name)s is already entered") % {"name": name}, field="name"
+            )
+        try:
+            first, second = (
+                entry_add(tournament=tournament, name=n, rating=r, by=by)
+                for n, r in zip(names, given, strict=True)
+            )
+        except ServiceError as exc:
+            raise ServiceError(exc.message, field="players") from None
+        top = tournament.teams.aggregate(top=Max("seed"))["top"]
+        team = Team.objects.create(
+            tournament=tournament, name=name, seed=(top or 0) + 1, first=first, second=second
+        )
+        audit_record(tournament=tournament, by=by, action="enter team", target=name, after=names)
+        standings_changed(tournament=tournament)
+    return team
+
+
+def team_withdraw(*, team: Team, by: Actor) -> Team:
+    """Withdraw a team: both its players (a team is never paired without both)."""
+    require_actor(by)
+    with transaction.atomic():
+        for entry in (team.first, team.second):
+            entry_withdraw(entry=entry, by=by)
+        team.refresh_from_db()
+    return team
+
+
+def team_of_entries(tournament: Tournament) -> dict[int, Team]:
+    """Each entry's team."""
+    teams: dict[int, Team] = {}
+    for team in tournament.teams.select_related("first__player", "second__player"):
+        teams[team.first_id] = team
+        teams[team.second_id] = team
+    return teams
+
+
+def _pairable_teams(tournament: Tournament, number: int) -> list[Team]:
+    """Teams whose two players both still play and have entered by this round."""
+    teams = tournament.teams.select_related("first", "second").order_by("seed")
+    return [
+        t
+        for t in teams
+        if all(
+            e.status != Entry.Status.WITHDRAWN and e.joined_round <= number
+            for e in (t.first, t.second)
+        )
+    ]
+
+
+def _team_history(tournament: Tournament) -> tuple[list[Meeting], set[int]]:
+    """Earlier meetings of teams (two teams at one table) and the teams that had a bye."""
+    team_of = {e: t.pk for e, t in team_of_entries(tournament).items()}
+    rows = Seat.objects.filter(round__tournament=tournament).values_list(
+        "table_id", "entry_id", "round__number", "table__is_bye"
+    )
+    tables: dict[int, set[int]] = defaultdict(set)
+    numbers: dict[int, int] = {}
+    had_bye: set[int] = set()
+    for table_id, entry_id, number, is_bye in rows:
+        team = team_of.get(entry_id)
+        if team is None:
+            continue
+        if is_bye:
+            had_bye.add(team)
+        else:
+            tables[table_id].add(team)
+            numbers[table_id] = number
+    met = [
+        Meeting(str(a), str(b), numbers[table_id])
+        for table_id, teams in tables.items()
+        for a, b in [sorted(teams)]
+        if len(teams) == 2
+    ]
+    return met, had_bye
+
+
+def team_pairing(tournament: Tournament, number: int) -> Pairing:
+    """Pair the teams with the Swiss engine: each team is one pairing unit, ranked by its
+    score so far (then its seed); a table is two teams, an odd team out has the bye."""
+    teams = _pairable_teams(tournament, number)
+    if len(teams) < 2:
+        raise ServiceError(
+            _("round %(number)d needs at least two teams; %(count)d can play")
+            % {"number": number, "count": len(teams)}
+        )
+    met, had_bye = _team_history(tournament)
+    scores = team_scores(tournament=tournament)
+    units = [PairingPlayer(id=str(t.pk), score=scores.get(t.pk, 0.0), seed=t.seed) for t in teams]
+    # Two players the organiser never seats together keep their teams apart.
+    team_of = {e: t.pk for e, t in team_of_entries(tournament).items()}
+    forbidden = {
+        (str(team_of[a]), str(team_of[b]))
+        for a, b in ForbiddenPair.objects.filter(tournament=tournament).values_list(
+            "first_id", "second_id"
+        )
+        if a in team_of and b in team_of and team_of[a] != team_of[b]
+    }
+    try:
+        return pair_round(
+            units,
+            met=met,
+            forbidden=sorted(forbidden),
+            had_bye=[str(t) for t in had_bye],
+            policy="pairs+bye",
+        )
+    except PairingError as exc:
+        raise ServiceError(
+            _("no valid pairing for round %(number)d: %(reason)s")
+            % {"number": number, "reason": exc}
+        ) from None
+
+
+def write_team_tables(
+    tournament: Tournament,
+    round_: Round,
+    pairing: Pairing,
+    links: dict[tuple[int, frozenset[int]], dict[int, str]] | None = None,
+) -> None:
+    """Seat the paired teams: team A (the first of the pairing's table) in seats 1+3,
+    team B in 2+4, and the two games of the match. A team's bye is a table of its two
+    players without games. ``links`` keeps report links as in rounds._write_tables."""
+    links = links or {}
+    teams = {str(t.pk): t for t in tournament.teams.all()}
+    seats: list[Seat] = []
+    games: list[Game] = []
+
+    def seat_table(number: int, entries: list[int], is_bye: bool = False) -> Table:
+        table = Table.objects.create(round=round_, number=number, is_bye=is_bye)
+        kept = links.get((number, frozenset(entries)), {})
+        for position, entry_id in enumerate(entries, start=1):
+            seat = Seat(table=table, round=round_, entry_id=entry_id, position=position)
+            if entry_id in kept:
+                seat.report_token = kept[entry_id]
+            seats.append(seat)
+        return table
+
+    number = 0
+    for paired in pairing.tables:
+        number += 1
+        a, b = (teams[t] for t in paired.seats)
+        table = seat_table(number, [a.first_id, b.first_id, a.second_id, b.second_id])
+        for g, (first, direction) in enumerate(TEAM_MATCH, start=1):
+            games.append(
+                Game(
+                    table=table,
+                    number=g,
+                    first_position=first,
+                    direction=direction,
+                    target=tournament.sheet_target,
+                )
+            )
+    if pairing.bye is not None:
+        team = teams[pairing.bye]
+        seat_table(number + 1, [team.first_id, team.second_id], is_bye=True)
+    Seat.objects.bulk_create(seats)
+    Game.objects.bulk_create(games)
