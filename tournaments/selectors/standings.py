@@ -51,6 +51,7 @@ def team_scoring_settings(tournament: Tournament) -> ScoringSettings:
         factors=((2, TEAM_FACTOR),),
         bye_score=None if tournament.bye_score is None else float(tournament.bye_score),
         absence_score=float(tournament.absence_score),
+        late_score=float(tournament.late_score),
     )
 
 

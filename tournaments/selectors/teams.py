@@ -14,7 +14,6 @@ from games.pentagame.dropped import dropped_scores
 from tournaments.models import Team, Tournament
 from tournaments.models_team import TABLE_TEAMS, TEAM_TARGET
 from tournaments.standings import (
-    TEAM_MATCH_GAMES,
     GameResult,
     RoundResult,
     StandingsPlayer,
@@ -154,7 +153,7 @@ def _compute(tournament: Tournament) -> TeamStandings:
                 games=row.games_played,
                 per_game=row.average_per_game,
                 # The core counts a 2-side table's match as one game; a team match is two.
-                per_match=row.average_per_game * TEAM_MATCH_GAMES,
+                per_match=row.average_per_match,
                 tiebreaks=row.tie_breaks,
                 withdrawn=row.status == "withdrawn",
             )

@@ -113,7 +113,8 @@ def _check_turns(tournament: Tournament, changed: Any, accept_uneven: bool) -> N
     when 3-player tables can occur."""
     if not any(f in changed for f in (*TURN_SETTINGS, "game", "policy")):
         return
-    if tournament.policy == Tournament.Policy.PAIRS_BYE:
+    if tournament.policy == Tournament.Policy.PAIRS_BYE or tournament.is_team_event:
+        # No 3-player tables: a bye, or every table is two teams of two.
         return
     if 3 not in tournament.ruleset.table_sizes:
         return

@@ -95,13 +95,14 @@ def test_a_2_vs_2_team_event_through_the_api(director, django_capture_on_commit_
     assert rows[0]["players"] == winners and rows[0]["score"] == 12 and rows[0]["rank"] == 1
     assert rows[-1]["players"] == losers and rows[-1]["score"] == 8 and rows[-1]["rank"] == 4
     assert [r["score"] for r in rows[1:3]] == [10, 10] and rows[1]["rank"] == rows[2]["rank"] == 2
-    # Two games, one match: 6 per game and 12 per match for the winners.
-    assert (rows[0]["games"], rows[0]["per_game"], rows[0]["per_match"]) == (2, 6, 12)
+    # Two games, one match: 6 per game, and per match the match's 12 over its 2 games,
+    # so that matches of every table size are on one scale (docs/scoring.md).
+    assert (rows[0]["games"], rows[0]["per_game"], rows[0]["per_match"]) == (2, 6, 6)
     players = {r["player"]: r for r in director.get(f"{BASE}/standings/").json()["rows"]}
     assert len(players) == 8
     assert all(players[p]["score"] == 12 for p in winners)
     assert all(players[p]["score"] == 8 for p in losers)
-    assert players[winners[0]]["per_match"] == 12
+    assert players[winners[0]]["per_match"] == 6
 
     # Round 2: Swiss on team scores; nobody meets the same team again.
     assert director.post(f"{BASE}/rounds/").status_code == 201

@@ -70,10 +70,11 @@ def test_a_team_match_is_two_games_and_partners_are_not_opponents() -> None:
     rows = {r.player: r for r in compute_standings(players, [RoundResult(1, (table,))])}
     assert rows["a"].score == rows["c"].score == 11
     assert rows["b"].score == rows["d"].score == 9
-    # Two games, one match (the book's 2 vs 2 match), so 5.5 per game and 11 per match.
+    # Two games, one match (the book's 2 vs 2 match): 5.5 per game; per match the
+    # match's 11 over its 2 games, on the scale of every other table size.
     assert rows["a"].games_played == 2
     assert rows["a"].average_per_game == 5.5
-    assert rows["a"].average_per_match == 11
+    assert rows["a"].average_per_match == 5.5
     # Opponents' score (first tie-break) is the mean of b and d, not of a partner.
     assert rows["a"].tie_breaks[0] == 9
     assert rows["b"].tie_breaks[0] == 11
