@@ -90,3 +90,21 @@ def test_a_league_request_returns_the_fixed_schedule() -> None:
 def test_a_malformed_league_request_exits_2() -> None:
     code, out = run_cli("-", stdin=json.dumps({**REQUEST, "league": {"cycles": 3}}))
     assert code == 2 and "league" in str(out["error"])
+
+
+def test_the_method_is_the_books_by_default_and_closest_on_request() -> None:
+    # The first example: only p3-p4 have met.
+    scores = [40, 36, 34, 28, 22, 8]
+    request = {
+        "players": [{"id": f"p{i + 1}", "score": s} for i, s in enumerate(scores)],
+        "met": [["p3", "p4"]],
+    }
+    code, out = run_cli("-", stdin=json.dumps(request))
+    assert code == 0
+    assert out["tables"] == [["p1", "p2"], ["p3", "p5"], ["p4", "p6"]]
+    code, out = run_cli("-", stdin=json.dumps({**request, "method": "closest"}))
+    assert code == 0
+    assert out["tables"] == [["p1", "p3"], ["p2", "p4"], ["p5", "p6"]]
+    code, out = run_cli("-", stdin=json.dumps({**request, "method": "nearest"}))
+    assert code == 2
+    assert "method" in str(out["error"])
