@@ -1,5 +1,6 @@
 """The ratings' side of the hook in tournaments/signals.py: a closed round or evening,
-or a changed closed result, becomes a RatingJob queued once the transaction commits."""
+or a changed closed result, becomes a RatingJob queued once the transaction commits; a
+reopened one has its rated period withdrawn and the replay without it queued."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from .services import (
     rating_forget_queue,
     rating_period_queue,
     rating_recompute_queue,
+    rating_withdraw,
 )
 
 
@@ -37,6 +39,12 @@ def on_history_deleted(
         rating_forget_queue(tournament_id=tournament_id, by=by)
 
 
+def on_history_reopened(
+    *, tournament_id: int | None = None, round_id: int | None = None, by: Actor, **_: Any
+) -> None:
+    rating_withdraw(round_id=round_id, tournament_id=tournament_id, by=by)
+
+
 def connect() -> None:
     # dispatch_uid: a second ready() (tests reloading apps) must not queue twice.
     signals.round_closed.connect(on_round_closed, dispatch_uid="ratings.round_closed")
@@ -45,3 +53,4 @@ def connect() -> None:
         on_closed_result_changed, dispatch_uid="ratings.closed_result_changed"
     )
     signals.history_deleted.connect(on_history_deleted, dispatch_uid="ratings.history_deleted")
+    signals.history_reopened.connect(on_history_reopened, dispatch_uid="ratings.history_reopened")

@@ -25,3 +25,8 @@ closed_result_changed = Signal()
 # Rated history is about to be deleted in this transaction: a whole tournament
 # (tournament_id) or its last round (round_id); the listener reads what it needs now.
 history_deleted = Signal()
+
+# A closed round (round_id) or a closed club evening (tournament_id) was reopened in this
+# transaction: its games are no longer final. The listener takes its rating back now
+# (replaying the history without it); closing it again rates it afresh.
+history_reopened = Signal()

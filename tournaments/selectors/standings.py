@@ -9,7 +9,7 @@ from datetime import datetime
 
 from django.core.cache import cache
 
-from tournaments.models import Game, Seat, Tournament
+from tournaments.models import Entry, Game, Seat, Skip, Tournament
 from tournaments.scoring import ScoringSettings
 from tournaments.standings import (
     TIE_BREAKS,
@@ -178,12 +178,22 @@ def _compute(tournament: Tournament) -> Standings:
             seed=e.seed,
             status=e.status,  # type: ignore[arg-type]
             first_round=e.joined_round,
+            late_score=None if e.missed_round_score is None else float(e.missed_round_score),
         )
         for e in entries
     ]
     rounds: dict[int, list[TableRecord]] = defaultdict(list)
     for table in tournament_tables(tournament=tournament, closed_only=True):
         rounds[table.round].append(table)
+    # Announced byes and absences (a seat in that round, should there be one, wins).
+    skipped: dict[int, dict[str, bool]] = defaultdict(dict)
+    for entry_id, number, bye in Skip.objects.filter(entry__tournament=tournament).values_list(
+        "entry_id", "round_number", "bye"
+    ):
+        skipped[number][str(entry_id)] = bye
+    seated = {
+        number: {str(e) for t in tables for e in t.entries} for number, tables in rounds.items()
+    }
     results = [
         RoundResult(
             number=number,
@@ -198,7 +208,13 @@ def _compute(tournament: Tournament) -> Standings:
                 for t in tables
                 if not t.is_bye and t.games
             ),
-            byes=tuple(str(t.entries[0]) for t in tables if t.is_bye),
+            byes=tuple(str(t.entries[0]) for t in tables if t.is_bye)
+            + tuple(
+                pid for pid, bye in skipped[number].items() if bye and pid not in seated[number]
+            ),
+            absent=tuple(
+                pid for pid, bye in skipped[number].items() if not bye and pid not in seated[number]
+            ),
         )
         for number, tables in sorted(rounds.items())
     ]
@@ -218,17 +234,27 @@ def _compute(tournament: Tournament) -> Standings:
                 per_match=row.average_per_match,
                 tiebreaks=row.tie_breaks,
                 withdrawn=row.status == "withdrawn",
-                notes=", ".join(
-                    f"{mark} in round {i}"
-                    for i, mark in enumerate(row.marks, start=1)
-                    if mark in ("bye", "absent", "late")
-                ),
+                notes=_notes(row.marks, by_id[row.player]),
             )
             for row in rows
         ],
         tiebreak_labels=[TIE_BREAK_LABELS[t] for t in tie_breaks],
         rounds_closed=len(rounds),
     )
+
+
+def _notes(marks: tuple[str, ...], entry: Entry) -> str:
+    """Byes, absences and missed rounds, by round; a withdrawn player's absences after
+    the withdrawal are one note, not one per round."""
+    gone = entry.withdrawn_after_round if entry.status == Entry.Status.WITHDRAWN else None
+    notes = [
+        f"{mark} in round {i}"
+        for i, mark in enumerate(marks, start=1)
+        if mark in ("bye", "absent", "late") and (gone is None or i <= gone)
+    ]
+    if gone:
+        notes.append(f"withdrawn after round {gone}")
+    return ", ".join(notes)
 
 
 def tournament_scores(*, tournament: Tournament) -> dict[int, float]:
