@@ -75,6 +75,17 @@ urlpatterns = [
         views_manage.submission_accept,
         name="submission-accept",
     ),
+    # These two before the round actions too (their <action> would swallow them).
+    path(
+        "<slug:slug>/manage/rounds/<int:number>/reopen/",
+        views_desk.round_reopen,
+        name="round-reopen",
+    ),
+    path(
+        "<slug:slug>/manage/rounds/<int:number>/unpublish/",
+        views_desk.round_unpublish,
+        name="round-unpublish",
+    ),
     # Before the round actions, whose <action> would otherwise swallow "open".
     path(
         "<slug:slug>/manage/rounds/<int:number>/open/",

@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .forms import EntryForm, LateEntryForm, PasteEntriesForm, SkipForm
-from .models import Entry, Tournament
+from .models import Entry, Round, Tournament
 from .services import entries as entry_services
+from .services import rounds as round_services
 from .services import tournaments as tournament_services
 from .services.actor import Actor
 from .services.entries import PasteError
@@ -337,3 +338,34 @@ def evening_reopen_view(request: HttpRequest, tournament: Tournament) -> HttpRes
         return _refused(request, tournament, exc)
     messages.success(request, _("The evening is open again; its rating is taken back."))
     return _back(tournament)
+
+
+@require_POST
+@director_required
+def round_reopen(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    try:
+        round_services.round_reopen(round=round_, by=Actor.director(request.user))
+    except ServiceError as exc:
+        return _refused(request, tournament, exc)
+    messages.success(
+        request,
+        _("Round %(number)s reopened: results can be changed; close it again.")
+        % {"number": number},
+    )
+    return _back(tournament, "#round")
+
+
+@require_POST
+@director_required
+def round_unpublish(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    try:
+        round_services.round_unpublish(round=round_, by=Actor.director(request.user))
+    except ServiceError as exc:
+        return _refused(request, tournament, exc)
+    messages.success(
+        request,
+        _("Round %(number)s taken back: check it and publish it again.") % {"number": number},
+    )
+    return _back(tournament, "#round")

@@ -243,15 +243,6 @@ def round_action(
             _("Round %(number)s closed; ratings are being computed.") % {"number": number},
         ),
     }
-    actions["reopen"] = (
-        lambda: round_services.round_reopen(round=round_, by=by),
-        _("Round %(number)s reopened: results can be changed; close it again.")
-        % {"number": number},
-    )
-    actions["unpublish"] = (
-        lambda: round_services.round_unpublish(round=round_, by=by),
-        _("Round %(number)s taken back: check it and publish it again.") % {"number": number},
-    )
     actions["delete"] = (
         lambda: tournament_services.round_delete(round=round_, by=by),
         _("Round %(number)s deleted.") % {"number": number},

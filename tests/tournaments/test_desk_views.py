@@ -188,7 +188,9 @@ def test_reopen_and_add_rounds_buttons(client, tournament):
     round_ = finished(tournament)
     page = client.get(url("tournament-manage")).content.decode()
     assert "Reopen round 1" in page and "Add rounds" in page
-    assert client.post(url("round-action", 1, "reopen")).status_code == 302
+    assert client.post(url("round-reopen", 1)).status_code == 302
+    again = client.post(url("round-reopen", 1))
+    assert again.status_code == 409 and "not closed" in again.content.decode()
     round_.refresh_from_db()
     assert round_.status == Round.Status.PUBLISHED
     client.post(url("round-action", 1, "close"))
@@ -197,6 +199,20 @@ def test_reopen_and_add_rounds_buttons(client, tournament):
     assert tournament.rounds_planned == 3 and tournament.status == Tournament.Status.RUNNING
     assert "Pair the next round" in client.get(url("tournament-manage")).content.decode()
     assert client.post(url("rounds-add"), {"count": "x"}).status_code == 400
+
+
+def test_unpublish_an_unplayed_round_and_409_once_played(client, tournament):
+    round_ = round_pair_next(tournament=tournament, by=BY)
+    round_publish(round=round_, by=BY)
+    assert client.post(url("round-unpublish", 1)).status_code == 302
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.PAIRED
+    round_publish(round=round_, by=BY)
+    game_record_out(game=Game.objects.filter(table__round=round_).first(), out=[3, 0], by=BY)
+    response = client.post(url("round-unpublish", 1))
+    assert response.status_code == 409 and "stays published" in response.content.decode()
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.PUBLISHED
 
 
 def test_a_late_entry_with_points_for_missed_rounds(client, tournament):
@@ -208,3 +224,14 @@ def test_a_late_entry_with_points_for_missed_rounds(client, tournament):
     assert response.status_code == 302
     late = tournament.entries.get(player__name="Latecomer")
     assert late.joined_round == 2 and str(late.missed_round_score) == "1.50"
+
+
+def test_a_closed_evening_is_reopened_by_its_button_and_a_second_reopen_is_a_409(client):
+    evening = TournamentFactory(kind=Tournament.Kind.EVENING, slug="night", status="finished")
+    evening.directors.add(*Tournament.objects.get(slug="cup").directors.all())
+    page = client.get(reverse("tournament-manage", args=["night"])).content.decode()
+    assert "Reopen the evening" in page
+    assert client.post(reverse("evening-reopen", args=["night"])).status_code == 302
+    assert Tournament.objects.get(slug="night").status == Tournament.Status.RUNNING
+    assert client.post(reverse("evening-reopen", args=["night"])).status_code == 409
+    assert AuditEntry.objects.filter(tournament=evening, action="reopen evening").count() == 1
