@@ -197,8 +197,11 @@ def rating_withdraw(
     """A closed round (or a closed club evening) was reopened, in this transaction: its
     rated period and the period's history go now, and the replay without it is queued
     (as for a deleted round). Closing it again rates it afresh, as a new period."""
-    from .models import RatingPeriod
+    from .models import RatingLedger, RatingPeriod
 
+    # A job rating right now holds the ledgers: wait for it, so its history rows never
+    # name a period deleted under it.
+    list(RatingLedger.objects.select_for_update().order_by("system"))
     if round_id is not None:
         job = rating_forget_queue(round_id=round_id, by=by)
         periods = RatingPeriod.objects.filter(round_id=round_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -42,6 +42,8 @@ def _refused(
 
 
 def _entry(tournament: Tournament, entry_id: int) -> Entry:
+    if entry_id >= 2**63:  # a typed-in id no database integer holds
+        raise Http404("no such entry")
     return get_object_or_404(
         Entry.objects.select_related("player"), tournament=tournament, pk=entry_id
     )
@@ -343,6 +345,8 @@ def evening_reopen_view(request: HttpRequest, tournament: Tournament) -> HttpRes
 @require_POST
 @director_required
 def round_reopen(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    if number > 10_000:
+        raise Http404("no such round")
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
     try:
         round_services.round_reopen(round=round_, by=Actor.director(request.user))
@@ -359,6 +363,8 @@ def round_reopen(request: HttpRequest, tournament: Tournament, number: int) -> H
 @require_POST
 @director_required
 def round_unpublish(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    if number > 10_000:
+        raise Http404("no such round")
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
     try:
         round_services.round_unpublish(round=round_, by=Actor.director(request.user))

@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -138,7 +139,11 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
 
 def manage_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
     """What the organiser's page shows; ``extra`` replaces a part (a form with errors)."""
-    entries = tournament.entries.select_related("player").prefetch_related("skips")
+    entries = (
+        tournament.entries.select_related("player")
+        .prefetch_related("skips")
+        .annotate(played=Exists(Seat.objects.filter(entry=OuterRef("pk"))))
+    )
     rounds = list(tournament.rounds.order_by("number"))
     current = rounds[-1] if rounds else None
     context: dict[str, Any] = {

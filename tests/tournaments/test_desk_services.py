@@ -413,3 +413,29 @@ def test_reopening_an_evening_takes_its_rating_back_and_closing_rates_it_again(
     assert snapshot() == rated
     ratings_recompute()
     assert snapshot() == rated
+
+
+def test_announced_skips_and_a_late_entrys_points_survive_export_and_import():
+    from tests.factories import ClubFactory
+    from tournaments.services.transfer import (
+        tournament_export_document,
+        tournament_import_document,
+    )
+
+    organiser = UserFactory()
+    club = ClubFactory()
+    club.organisers.add(organiser)
+    tournament = tournament_with_players(4, club=club, rounds_planned=3)
+    entry_skip(entry=tournament.entries.get(seed=1), round_number=2, bye=True, by=BY)
+    round_close(round=play_round(tournament), by=BY)
+    entry_add(tournament=tournament, name="Latecomer", missed_round_score="1.5", by=BY)
+    document = tournament_export_document(tournament=tournament)
+    document["tournament"]["slug"] = "copy"
+    copy = tournament_import_document(
+        document=document, players_by_name=True, by=Actor.director(organiser)
+    )
+    assert list(Skip.objects.filter(entry__tournament=copy).values_list("round_number", "bye")) == [
+        (2, True)
+    ]
+    assert copy.entries.get(player__name="Latecomer").missed_round_score == Decimal("1.50")
+    assert tournament_export_document(tournament=copy)["entries"] == document["entries"]

@@ -224,6 +224,10 @@ def test_a_late_entry_with_points_for_missed_rounds(client, tournament):
     assert response.status_code == 302
     late = tournament.entries.get(player__name="Latecomer")
     assert late.joined_round == 2 and str(late.missed_round_score) == "1.50"
+    # Not yet seated: the late entry alone can still be deleted from the page.
+    page = client.get(url("tournament-manage")).content.decode()
+    assert url("entry-delete", late.pk) in page
+    assert url("entry-delete", tournament.entries.get(seed=1).pk) not in page
 
 
 def test_a_closed_evening_is_reopened_by_its_button_and_a_second_reopen_is_a_409(client):
@@ -235,3 +239,12 @@ def test_a_closed_evening_is_reopened_by_its_button_and_a_second_reopen_is_a_409
     assert Tournament.objects.get(slug="night").status == Tournament.Status.RUNNING
     assert client.post(reverse("evening-reopen", args=["night"])).status_code == 409
     assert AuditEntry.objects.filter(tournament=evening, action="reopen evening").count() == 1
+
+
+def test_typed_in_huge_numbers_are_4xx_never_500(client, tournament):
+    entry = tournament.entries.get(seed=1)
+    huge = 10**30
+    assert client.get(url("entry-edit", huge)).status_code == 404
+    assert client.post(url("entry-unskip", entry.pk, huge)).status_code == 400
+    assert client.post(url("round-reopen", huge)).status_code == 404
+    assert client.post(url("entry-skip", entry.pk), {"round_number": str(huge)}).status_code == 400

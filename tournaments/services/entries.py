@@ -434,6 +434,8 @@ def entry_skip(*, entry: Entry, round_number: int, bye: bool = False, by: Actor)
 def entry_unskip(*, entry: Entry, round_number: int, by: Actor) -> None:
     """Take back an announced bye or absence of a round not yet paired."""
     require_actor(by)
+    if not 1 <= round_number <= 99:
+        raise ServiceError("choose a round from 1 to 99", field="round_number")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
         if round_number <= _current_round_number(tournament):
