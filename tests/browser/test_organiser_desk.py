@@ -90,6 +90,10 @@ def test_a_club_evening_from_the_door_to_the_close(browser, wait, login, live_se
         )
     wait(lambda b: "4 of 5 checked in" in b.find_element(By.ID, "check-in-count").text)
     assert browser.execute_script("return window.agonNoReload") == "still here"
+    # The page's own script file runs under the Content-Security-Policy, without errors.
+    log = browser.get_log("browser")
+    assert [e for e in log if "Content Security Policy" in e["message"]] == []
+    assert [e for e in log if e["level"] == "SEVERE" and "check_in.js" in e["message"]] == []
     browser.save_screenshot(str(artefacts / "desk-check-in.png"))
     here = set(evening.entries.filter(checked_in=True).values_list("player__name", flat=True))
     assert here == {"Anna", "Bert", "Ida Imhof", "Dora"}
