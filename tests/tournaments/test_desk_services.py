@@ -313,7 +313,7 @@ def test_an_earlier_round_or_an_open_one_cannot_be_reopened():
 def test_adding_rounds_to_a_finished_tournament_brings_pairing_back():
     tournament = tournament_with_players(4, rounds_planned=1)
     round_close(round=play_round(tournament), by=BY)
-    with pytest.raises(ConflictError, match="add rounds first"):
+    with pytest.raises(ServiceError, match="all 1 rounds have been played; add rounds first"):
         round_pair_next(tournament=tournament, by=BY)
     tournament_add_rounds(tournament=tournament, count=2, by=director_of(tournament))
     tournament.refresh_from_db()

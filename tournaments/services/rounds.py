@@ -179,7 +179,8 @@ def round_pair_next(*, tournament: Tournament, by: Actor) -> Round:
             if tournament.status == Tournament.Status.FINISHED:
                 if tournament.kind == Tournament.Kind.EVENING:
                     raise ConflictError("the evening is closed; reopen it first")
-                raise ConflictError(
+                # A ServiceError (400) as before the finished check: the API keeps its code.
+                raise ServiceError(
                     f"all {tournament.rounds_planned} rounds have been played; add rounds first"
                 )
             last = tournament.rounds.order_by("-number").first()
