@@ -17,6 +17,7 @@ from tournaments.selectors.standings import tournament_standings
 from tournaments.services.actor import Actor
 from tournaments.services.entries import (
     PasteError,
+    _parse_paste,
     entries_check_in_all,
     entries_paste,
     entry_add,
@@ -27,7 +28,6 @@ from tournaments.services.entries import (
     entry_unskip,
     entry_update,
     entry_withdraw,
-    parse_paste,
 )
 from tournaments.services.errors import ConflictError, ServiceError
 from tournaments.services.evenings import evening_close, evening_reopen
@@ -89,7 +89,7 @@ def test_a_pasted_list_reports_every_bad_line_and_enters_nobody():
 
 
 def test_a_good_paste_enters_names_and_ratings():
-    rows, problems = parse_paste("Anna, 1620\n\nBert;\nCleo\t1500")
+    rows, problems = _parse_paste("Anna, 1620\n\nBert;\nCleo\t1500")
     assert problems == []
     assert rows == [(1, "Anna", 1620), (3, "Bert", None), (4, "Cleo", 1500)]
 

@@ -45,7 +45,7 @@ def _current_round_number(tournament: Tournament | int) -> int:
     return top or 0
 
 
-def name_problem(name: str) -> str | None:
+def _name_problem(name: str) -> str | None:
     """What is wrong with a player's name as typed (whitespace already collapsed)."""
     if not name:
         return "a player needs a name"
@@ -57,7 +57,7 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-def rating_problem(rating: int | None) -> str | None:
+def _rating_problem(rating: int | None) -> str | None:
     if rating is not None and not RATING_MIN <= rating <= RATING_MAX:
         return f"rating must be between {RATING_MIN} and {RATING_MAX}"
     return None
@@ -65,7 +65,7 @@ def rating_problem(rating: int | None) -> str | None:
 
 def _clean_name(name: str) -> str:
     name = " ".join(str(name).split())
-    problem = name_problem(name)
+    problem = _name_problem(name)
     if problem:
         raise ServiceError(problem, field="name")
     return name
@@ -76,7 +76,7 @@ def _clean_rating(rating: Any) -> int | None:
         return None
     if isinstance(rating, bool) or not isinstance(rating, int):
         raise ServiceError("rating must be a number", field="rating")
-    problem = rating_problem(rating)
+    problem = _rating_problem(rating)
     if problem:
         raise ServiceError(problem, field="rating")
     return rating
@@ -153,7 +153,7 @@ def entry_add(
     return entry
 
 
-def parse_paste(text: str) -> tuple[list[tuple[int, str, int | None]], list[str]]:
+def _parse_paste(text: str) -> tuple[list[tuple[int, str, int | None]], list[str]]:
     """The lines of a pasted list as (line number, name, rating), and a problem for each
     bad line: `line 3: "Ida Imhof, abc": rating must be a number`."""
     rows: list[tuple[int, str, int | None]] = []
@@ -174,8 +174,8 @@ def parse_paste(text: str) -> tuple[list[tuple[int, str, int | None]], list[str]
                 problem = "rating must be a number"
             else:
                 rating = int(raw)
-                problem = rating_problem(rating)
-        problem = problem or name_problem(name)
+                problem = _rating_problem(rating)
+        problem = problem or _name_problem(name)
         if problem is None and name.casefold() in seen:
             problem = f"{name} appears twice (line {seen[name.casefold()]} too)"
         if problem is not None:
@@ -191,7 +191,7 @@ def entries_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Entry
     nothing: every bad line is reported by its number (PasteError) and nothing is
     entered."""
     require_actor(by)
-    rows, problems = parse_paste(text)
+    rows, problems = _parse_paste(text)
     if not rows and not problems:
         raise ServiceError("the list is empty", field="players")
     entered = {n.casefold() for n in tournament.entries.values_list("player__name", flat=True)}
