@@ -1,5 +1,6 @@
 """The ratings' side of the hook in tournaments/signals.py: a closed round or evening,
-or a changed closed result, becomes a RatingJob queued once the transaction commits."""
+or a changed closed result, becomes a RatingJob queued once the transaction commits; a
+reopened one has its rated period withdrawn and the replay without it queued."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from .services import (
     rating_forget_queue,
     rating_period_queue,
     rating_recompute_queue,
+    rating_withdraw,
 )
 
 
@@ -46,6 +48,12 @@ def on_current_ratings_wanted(
     return {pid: round(rating) for pid, rating in rows.values_list("player_id", "rating")}
 
 
+def on_history_reopened(
+    *, tournament_id: int | None = None, round_id: int | None = None, by: Actor, **_: Any
+) -> None:
+    rating_withdraw(round_id=round_id, tournament_id=tournament_id, by=by)
+
+
 def connect() -> None:
     # dispatch_uid: a second ready() (tests reloading apps) must not queue twice.
     signals.round_closed.connect(on_round_closed, dispatch_uid="ratings.round_closed")
@@ -57,3 +65,4 @@ def connect() -> None:
     signals.current_ratings_wanted.connect(
         on_current_ratings_wanted, dispatch_uid="ratings.current_ratings_wanted"
     )
+    signals.history_reopened.connect(on_history_reopened, dispatch_uid="ratings.history_reopened")

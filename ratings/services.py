@@ -78,10 +78,17 @@ def _job_work(job: RatingJob) -> dict[str, Any]:
 
     scope = job.scope
     if job.kind == RatingJob.Kind.PERIOD:
+        # Reopened before this job ran: rated when it closes again (another job).
         if "round" in scope:
-            period = period_for_round(Round.objects.get(pk=scope["round"]))
+            round_ = Round.objects.get(pk=scope["round"])
+            if round_.status != Round.Status.CLOSED:
+                return {"skipped": "the round was reopened"}
+            period = period_for_round(round_)
         else:
-            period = period_for_evening(Tournament.objects.get(pk=scope["evening"]))
+            evening = Tournament.objects.get(pk=scope["evening"])
+            if evening.status != Tournament.Status.FINISHED:
+                return {"skipped": "the evening was reopened"}
+            period = period_for_evening(evening)
         return {"period": period.pk, "outcome": period_rate(period=period)}
     if job.kind == RatingJob.Kind.RECOMPUTE and "forget" in scope:
         from .rate import ratings_forget
@@ -91,6 +98,14 @@ def _job_work(job: RatingJob) -> dict[str, Any]:
         start = None
         if "from_round" in scope:
             round_ = Round.objects.select_related("tournament").get(pk=scope["from_round"])
+            reopened = (
+                round_.tournament.status != Tournament.Status.FINISHED
+                if round_.tournament.kind == Tournament.Kind.EVENING
+                else round_.status != Round.Status.CLOSED
+            )
+            if reopened:
+                # Its rating was withdrawn with the reopening; the replay is queued.
+                return {"skipped": "reopened", "periods": 0}
             if round_.tournament.kind == Tournament.Kind.EVENING:
                 start = period_for_evening(round_.tournament)
             else:
@@ -174,3 +189,24 @@ def rating_forget_queue(
     games = sorted(set(periods.values_list("game", flat=True)))
     scope = {"forget": {"players": players, "games": games, "since": first.closed_at.isoformat()}}
     return rating_job_queue(kind=RatingJob.Kind.RECOMPUTE, scope=scope, by=by)
+
+
+def rating_withdraw(
+    *, round_id: int | None = None, tournament_id: int | None = None, by: Actor
+) -> RatingJob | None:
+    """A closed round (or a closed club evening) was reopened, in this transaction: its
+    rated period and the period's history go now, and the replay without it is queued
+    (as for a deleted round). Closing it again rates it afresh, as a new period."""
+    from .models import RatingLedger, RatingPeriod
+
+    # A job rating right now holds the ledgers: wait for it, so its history rows never
+    # name a period deleted under it.
+    list(RatingLedger.objects.select_for_update().order_by("system"))
+    if round_id is not None:
+        job = rating_forget_queue(round_id=round_id, by=by)
+        periods = RatingPeriod.objects.filter(round_id=round_id)
+    else:
+        job = rating_forget_queue(tournament_id=tournament_id, by=by)
+        periods = RatingPeriod.objects.filter(evening_id=tournament_id)
+    periods.delete()
+    return job

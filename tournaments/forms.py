@@ -154,6 +154,48 @@ class _EntryChoice(forms.ModelChoiceField):
         return str(obj.player.name)
 
 
+class EntryForm(forms.Form):
+    """Correct an entry; the services check the name and the bounds again."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    rating = forms.IntegerField(
+        label=_("Rating"),
+        required=False,
+        min_value=0,
+        max_value=3000,
+        help_text=_("Rating at entry, 0 to 3000; empty if unknown."),
+    )
+    missed_round_score = forms.DecimalField(
+        label=_("Points per missed round"),
+        required=False,
+        max_digits=5,
+        decimal_places=2,
+        help_text=_("A late entry's round score for each round played before they joined."),
+    )
+
+    def __init__(self, *args: Any, late: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not late:
+            del self.fields["missed_round_score"]
+
+
+class LateEntryForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    rating = forms.IntegerField(label=_("Rating"), required=False, min_value=0, max_value=3000)
+    missed_round_score = forms.DecimalField(
+        label=_("Points per missed round"), required=False, max_digits=5, decimal_places=2
+    )
+
+
+class SkipForm(forms.Form):
+    round_number = forms.IntegerField(label=_("Round"), min_value=1, max_value=99)
+    bye = forms.TypedChoiceField(
+        label=_("Scored as"),
+        choices=[("1", _("a requested bye")), ("0", _("an absence"))],
+        coerce=lambda v: v == "1",
+    )
+
+
 class ForbiddenPairForm(forms.Form):
     first = _EntryChoice(queryset=Entry.objects.none(), label=_("Player"))
     second = _EntryChoice(queryset=Entry.objects.none(), label=_("and player"))

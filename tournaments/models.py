@@ -250,9 +250,14 @@ class Entry(models.Model):
     seed = models.PositiveIntegerField(help_text=_("1 = strongest; orders the first round."))
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     rating = models.IntegerField(null=True, blank=True, help_text=_("Rating at entry, if known."))
+    # At a club evening only those checked in play; at a tournament, once anyone is
+    # checked in, only those checked in are paired (services/rounds.py `_pairable`).
     checked_in = models.BooleanField(default=False)
     joined_round = models.PositiveSmallIntegerField(default=1)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A late entry's round score for each round played before it joined, chosen by the
+    # organiser; empty = the tournament's default (nothing).
+    missed_round_score = models.DecimalField(max_digits=6, decimal_places=2, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -269,6 +274,27 @@ class Entry(models.Model):
     @property
     def pairable(self) -> bool:
         return self.status != self.Status.WITHDRAWN
+
+
+class Skip(models.Model):
+    """A round an entered player announced they will not play: a requested bye (scored
+    as the tournament's bye) or an absence (scored as the tournament's absence). They
+    are not paired in that round."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="skips")
+    round_number = models.PositiveSmallIntegerField()
+    bye = models.BooleanField(default=False, help_text="A requested bye rather than an absence.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["entry", "round_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "round_number"], name="skip_once_per_round"),
+            models.CheckConstraint(condition=Q(round_number__gte=1), name="skip_round_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry.player} skips round {self.round_number}"
 
 
 class Round(models.Model):

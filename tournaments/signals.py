@@ -40,3 +40,9 @@ def current_ratings(*, player_ids: list[int], game: str, system: str) -> dict[in
     ):
         found.update(answer or {})
     return found
+
+
+# A closed round (round_id) or a closed club evening (tournament_id) was reopened in this
+# transaction: its games are no longer final. The listener takes its rating back now
+# (replaying the history without it); closing it again rates it afresh.
+history_reopened = Signal()

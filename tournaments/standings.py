@@ -48,6 +48,7 @@ class StandingsPlayer:
     seed: int = 0
     status: Status = "active"
     first_round: int = 1  # a late entrant's first round; earlier ones score ``late_score``
+    late_score: float | None = None  # this entrant's score per missed round; None: settings'
 
 
 @dataclass(frozen=True)
@@ -306,7 +307,11 @@ def _score_round(
         if p.id not in seen:
             # Not seated, no bye, not marked absent: late (before entry) or absent.
             late = rnd.number < p.first_round
-            tally[p.id].score += settings.late_score if late else settings.absence_score
+            if late:
+                missed = settings.late_score if p.late_score is None else p.late_score
+                tally[p.id].score += missed
+            else:
+                tally[p.id].score += settings.absence_score
             tally[p.id].marks.append("late" if late else "absent")
 
 

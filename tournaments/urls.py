@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_live, views_manage, views_print
+from . import views, views_desk, views_live, views_manage, views_print
 
 urlpatterns = [
     path("new/", views_manage.tournament_create, name="tournament-create"),
@@ -21,16 +21,52 @@ urlpatterns = [
     path("<slug:slug>/players/<int:entry_id>/", views.entry_detail, name="entry-detail"),
     path("<slug:slug>/manage/", views_manage.tournament_manage, name="tournament-manage"),
     path("<slug:slug>/manage/settings/", views_manage.tournament_edit, name="tournament-edit"),
-    path("<slug:slug>/manage/entries/paste/", views_manage.entries_paste, name="entries-paste"),
+    path("<slug:slug>/manage/entries/paste/", views_desk.entries_paste, name="entries-paste"),
+    path("<slug:slug>/manage/entries/late/", views_desk.entry_add_late, name="entry-add-late"),
+    path("<slug:slug>/manage/check-in/", views_desk.check_in, name="check-in"),
+    path(
+        "<slug:slug>/manage/check-in/everyone/",
+        views_desk.entries_check_in_all,
+        name="check-in-everyone",
+    ),
+    path("<slug:slug>/manage/rounds/add/", views_desk.rounds_add, name="rounds-add"),
+    path(
+        "<slug:slug>/manage/reopen-evening/", views_desk.evening_reopen_view, name="evening-reopen"
+    ),
+    path(
+        "<slug:slug>/manage/entries/<int:entry_id>/edit/",
+        views_desk.entry_edit,
+        name="entry-edit",
+    ),
+    path(
+        "<slug:slug>/manage/entries/<int:entry_id>/delete/",
+        views_desk.entry_delete,
+        name="entry-delete",
+    ),
+    path(
+        "<slug:slug>/manage/entries/<int:entry_id>/readmit/",
+        views_desk.entry_readmit,
+        name="entry-readmit",
+    ),
+    path(
+        "<slug:slug>/manage/entries/<int:entry_id>/skip/",
+        views_desk.entry_skip,
+        name="entry-skip",
+    ),
+    path(
+        "<slug:slug>/manage/entries/<int:entry_id>/skip/<int:number>/undo/",
+        views_desk.entry_unskip,
+        name="entry-unskip",
+    ),
     path("<slug:slug>/manage/entries/reseed/", views_manage.entries_reseed, name="entries-reseed"),
     path(
         "<slug:slug>/manage/entries/<int:entry_id>/withdraw/",
-        views_manage.entry_withdraw,
+        views_desk.entry_withdraw,
         name="entry-withdraw",
     ),
     path(
         "<slug:slug>/manage/entries/<int:entry_id>/check-in/",
-        views_manage.entry_check_in,
+        views_desk.entry_check_in,
         name="entry-check-in",
     ),
     path("<slug:slug>/manage/forbidden/", views_manage.forbidden_add, name="forbidden-add"),
@@ -54,6 +90,17 @@ urlpatterns = [
         "<slug:slug>/manage/submissions/<int:submission_id>/accept/",
         views_manage.submission_accept,
         name="submission-accept",
+    ),
+    # These two before the round actions too (their <action> would swallow them).
+    path(
+        "<slug:slug>/manage/rounds/<int:number>/reopen/",
+        views_desk.round_reopen,
+        name="round-reopen",
+    ),
+    path(
+        "<slug:slug>/manage/rounds/<int:number>/unpublish/",
+        views_desk.round_unpublish,
+        name="round-unpublish",
     ),
     # Before the round actions, whose <action> would otherwise swallow "open".
     path(

@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -21,9 +22,17 @@ from django.views.decorators.http import require_POST
 
 from tournaments.models import Game
 
-from .forms import ForbiddenPairForm, PasteEntriesForm, ResultForm, SwapForm, TournamentForm
+from .forms import (
+    ForbiddenPairForm,
+    LateEntryForm,
+    PasteEntriesForm,
+    ResultForm,
+    SkipForm,
+    SwapForm,
+    TournamentForm,
+)
 from .live import POLL_MS, live_etag, live_page, round_state, standings_state
-from .models import Club, Entry, ForbiddenPair, ResultSubmission, Round, Seat, Tournament
+from .models import Club, ForbiddenPair, ResultSubmission, Round, Seat, Tournament
 from .permissions import can_direct
 from .selectors.rounds import round_progress, round_tables, round_trails
 from .services import entries as entry_services
@@ -134,46 +143,40 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
     )
 
 
-@director_required
-def tournament_manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    entries = tournament.entries.select_related("player").order_by("seed")
+def manage_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
+    """What the organiser's page shows; ``extra`` replaces a part (a form with errors)."""
+    entries = (
+        tournament.entries.select_related("player")
+        .prefetch_related("skips")
+        .annotate(played=Exists(Seat.objects.filter(entry=OuterRef("pk"))))
+    )
     rounds = list(tournament.rounds.order_by("number"))
     current = rounds[-1] if rounds else None
-    return render(
-        request,
-        "tournaments/manage.html",
-        {
-            "tournament": tournament,
-            "entries": entries,
-            "rounds": rounds,
-            "current": current,
-            "tables": round_tables(round_=current) if current else [],
-            "paste_form": PasteEntriesForm(),
-            "forbid_form": ForbiddenPairForm(tournament=tournament),
-            "swap_form": SwapForm(tournament=tournament),
-            "forbidden": ForbiddenPair.objects.filter(tournament=tournament).select_related(
-                "first__player", "second__player"
-            ),
-        },
-    )
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "entries": entries.order_by("seed"),
+        "rounds": rounds,
+        "current": current,
+        "tables": round_tables(round_=current) if current else [],
+        "paste_form": PasteEntriesForm(),
+        "late_form": LateEntryForm(),
+        "skip_form": SkipForm(),
+        "forbid_form": ForbiddenPairForm(tournament=tournament),
+        "swap_form": SwapForm(tournament=tournament),
+        "forbidden": ForbiddenPair.objects.filter(tournament=tournament).select_related(
+            "first__player", "second__player"
+        ),
+        "check_in_used": tournament.entries.filter(checked_in=True).exists(),
+        "evening_closed": tournament.kind == Tournament.Kind.EVENING
+        and tournament.status == Tournament.Status.FINISHED,
+    }
+    context.update(extra)
+    return context
 
 
-@require_POST
 @director_required
-def entries_paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = PasteEntriesForm(request.POST)
-    if form.is_valid():
-        text = form.cleaned_data["players"]
-        _run(
-            request,
-            lambda: entry_services.entries_paste(
-                tournament=tournament, text=text, by=Actor.director(request.user)
-            ),
-            _("Players entered."),
-        )
-    else:
-        messages.error(request, _("Paste at least one player's name."))
-    return _back(tournament, "#players")
+def tournament_manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return render(request, "tournaments/manage.html", manage_context(tournament))
 
 
 @require_POST
@@ -203,27 +206,6 @@ def entries_reseed(request: HttpRequest, tournament: Tournament) -> HttpResponse
         )
     else:
         messages.success(request, _("Seeds now follow the ratings."))
-    return _back(tournament, "#players")
-
-
-@require_POST
-@director_required
-def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
-    entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
-    _run(
-        request,
-        lambda: entry_services.entry_withdraw(entry=entry, by=Actor.director(request.user)),
-        _("%(name)s withdrawn; they will not be paired again.") % {"name": entry.player.name},
-    )
-    return _back(tournament, "#players")
-
-
-@require_POST
-@director_required
-def entry_check_in(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
-    entry = get_object_or_404(Entry, tournament=tournament, pk=entry_id)
-    present = request.POST.get("present", "1") == "1"
-    entry_services.entry_check_in(entry=entry, present=present, by=Actor.director(request.user))
     return _back(tournament, "#players")
 
 

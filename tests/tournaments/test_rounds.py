@@ -120,7 +120,7 @@ def test_pasted_list_is_all_or_nothing():
     )
     assert [e.player.name for e in entries] == ["Anna", "Bert", "Cleo"]
     assert [e.rating for e in entries] == [1620, None, 1500]
-    with pytest.raises(ServiceError, match="line 2: Dora appears twice"):
+    with pytest.raises(ServiceError, match=r"line 2: \"Dora\": Dora appears twice"):
         entries_paste(tournament=tournament, text="Dora\nDora", by=Actor.command())
     assert tournament.entries.count() == 3
 

@@ -39,6 +39,13 @@ class TournamentDocument(TournamentSerializer):
         extra_kwargs = {"slug": {"validators": []}}
 
 
+class SkipDocument(serializers.Serializer):
+    """A round the entry announced they would miss: a requested bye or an absence."""
+
+    round = serializers.IntegerField(min_value=1, max_value=99)
+    bye = serializers.BooleanField()
+
+
 class EntryDocument(serializers.Serializer):
     key = serializers.CharField(max_length=20)
     player = serializers.CharField(max_length=120)
@@ -48,6 +55,11 @@ class EntryDocument(serializers.Serializer):
     checked_in = serializers.BooleanField()
     joined_round = serializers.IntegerField(min_value=1, max_value=10_000)
     withdrawn_after_round = serializers.IntegerField(allow_null=True, **SMALL)
+    # Added after version 2 without a new version: older documents have none.
+    missed_round_score = serializers.DecimalField(
+        max_digits=6, decimal_places=2, allow_null=True, required=False, default=None
+    )
+    skips = serializers.ListField(child=SkipDocument(), max_length=99, required=False, default=list)
 
 
 class SubmissionDocument(serializers.Serializer):

@@ -107,6 +107,10 @@ class RoundSerializer(serializers.ModelSerializer):
         fields = ["number", "status", "created_at", "published_at", "closed_at"]
 
 
+class CheckInSerializer(serializers.Serializer):
+    present = serializers.BooleanField(default=True, help_text="False: not here after all.")
+
+
 class CloseSerializer(serializers.Serializer):
     force = serializers.BooleanField(
         default=False,

@@ -237,6 +237,28 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         )
         return Response(s.EntrySerializer(entry).data)
 
+    @extend_schema(request=None, responses={200: s.EntrySerializer})
+    @action(detail=True, methods=["post"])
+    def readmit(self, request: Request, slug: str, pk: str) -> Response:
+        """Undo a withdrawal: paired again from the next round."""
+        entry = entry_services.entry_readmit(
+            entry=self.get_object(), by=Actor.director(request.user)
+        )
+        return Response(s.EntrySerializer(entry).data)
+
+    @extend_schema(request=s.CheckInSerializer, responses={200: s.EntrySerializer})
+    @action(detail=True, methods=["post"], url_path="check-in")
+    def check_in(self, request: Request, slug: str, pk: str) -> Response:
+        """At the door (``present``: false takes it back)."""
+        data = s.CheckInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = entry_services.entry_check_in(
+            entry=self.get_object(),
+            present=data.validated_data["present"],
+            by=Actor.director(request.user),
+        )
+        return Response(s.EntrySerializer(entry).data)
+
 
 class TeamViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
     """The teams of a 2 vs 2 event; POST enters a team of two players, and
@@ -354,6 +376,24 @@ class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnly
             round=self.get_object(),
             by=Actor.director(request.user),
             force=data.validated_data["force"],
+        )
+        return Response(s.RoundSerializer(round_).data)
+
+    @extend_schema(request=None, responses={200: s.RoundSerializer})
+    @action(detail=True, methods=["post"])
+    def reopen(self, request: Request, slug: str, number: str) -> Response:
+        """Reopen the last closed round while the next is not paired."""
+        round_ = round_services.round_reopen(
+            round=self.get_object(), by=Actor.director(request.user)
+        )
+        return Response(s.RoundSerializer(round_).data)
+
+    @extend_schema(request=None, responses={200: s.RoundSerializer})
+    @action(detail=True, methods=["post"])
+    def unpublish(self, request: Request, slug: str, number: str) -> Response:
+        """Take back a published round nobody has played on yet."""
+        round_ = round_services.round_unpublish(
+            round=self.get_object(), by=Actor.director(request.user)
         )
         return Response(s.RoundSerializer(round_).data)
 

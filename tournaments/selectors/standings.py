@@ -10,7 +10,7 @@ from datetime import datetime
 from django.core.cache import cache
 from django.utils.translation import gettext_lazy, gettext_noop
 
-from tournaments.models import Game, Seat, Tournament, moving_order
+from tournaments.models import Entry, Game, Seat, Skip, Tournament, moving_order
 from tournaments.models_team import TABLE_TEAMS, TEAM_FACTOR, TEAM_TARGET
 from tournaments.scoring import ScoringSettings
 from tournaments.standings import (
@@ -136,7 +136,8 @@ class StandingRow:
     # The tie-breaks as the pages show them: None where there is nothing to show (the
     # rating of an unrated player, which the sort counts as 0).
     tiebreaks_shown: tuple[float | None, ...] = ()
-    # (mark, round number) for the rounds without a table: bye, absent, late. Kept as
+    # (mark, round number) for the rounds without a table: bye, absent, late, and
+    # "withdrawn" after the player's last round. Kept as
     # codes, not text, because the standings are cached for readers of every language.
     marks: tuple[tuple[str, int], ...] = ()
 
@@ -151,6 +152,7 @@ class StandingRow:
             "bye": gettext_lazy("bye in round %(number)s"),
             "absent": gettext_lazy("absent in round %(number)s"),
             "late": gettext_lazy("late in round %(number)s"),
+            "withdrawn": gettext_lazy("withdrawn after round %(number)s"),
         }
         return ", ".join(
             str(texts[mark]) % {"number": number}
@@ -251,12 +253,22 @@ def _compute(tournament: Tournament) -> Standings:
             seed=e.seed,
             status=e.status,  # type: ignore[arg-type]
             first_round=e.joined_round,
+            late_score=None if e.missed_round_score is None else float(e.missed_round_score),
         )
         for e in entries
     ]
     rounds: dict[int, list[TableRecord]] = defaultdict(list)
     for table in tournament_tables(tournament=tournament, closed_only=True):
         rounds[table.round].append(table)
+    # Announced byes and absences (a seat in that round, should there be one, wins).
+    skipped: dict[int, dict[str, bool]] = defaultdict(dict)
+    for entry_id, number, bye in Skip.objects.filter(entry__tournament=tournament).values_list(
+        "entry_id", "round_number", "bye"
+    ):
+        skipped[number][str(entry_id)] = bye
+    seated = {
+        number: {str(e) for t in tables for e in t.entries} for number, tables in rounds.items()
+    }
     results = [
         RoundResult(
             number=number,
@@ -274,7 +286,13 @@ def _compute(tournament: Tournament) -> Standings:
                 if not t.is_bye and t.games
             ),
             # A team's bye seats both its players.
-            byes=tuple(str(e) for t in tables if t.is_bye for e in t.entries),
+            byes=tuple(str(e) for t in tables if t.is_bye for e in t.entries)
+            + tuple(
+                pid for pid, bye in skipped[number].items() if bye and pid not in seated[number]
+            ),
+            absent=tuple(
+                pid for pid, bye in skipped[number].items() if not bye and pid not in seated[number]
+            ),
         )
         for number, tables in sorted(rounds.items())
     ]
@@ -298,17 +316,27 @@ def _compute(tournament: Tournament) -> Standings:
                     for key, value in zip(tie_breaks, row.tie_breaks, strict=False)
                 ),
                 withdrawn=row.status == "withdrawn",
-                marks=tuple(
-                    (mark, i)
-                    for i, mark in enumerate(row.marks, start=1)
-                    if mark in ("bye", "absent", "late")
-                ),
+                marks=_marks(row.marks, by_id[row.player]),
             )
             for row in rows
         ],
         tiebreak_labels=[TIE_BREAK_LABELS[t] for t in tie_breaks],
         rounds_closed=len(rounds),
     )
+
+
+def _marks(marks: tuple[str, ...], entry: Entry) -> tuple[tuple[str, int], ...]:
+    """Byes, absences and missed rounds, by round; a withdrawn player's absences after
+    the withdrawal are one mark, not one per round."""
+    gone = entry.withdrawn_after_round if entry.status == Entry.Status.WITHDRAWN else None
+    found = [
+        (mark, i)
+        for i, mark in enumerate(marks, start=1)
+        if mark in ("bye", "absent", "late") and (gone is None or i <= gone)
+    ]
+    if gone:
+        found.append(("withdrawn", gone))
+    return tuple(found)
 
 
 def tournament_scores(*, tournament: Tournament) -> dict[int, float]:

@@ -1,23 +1,39 @@
-"""Entering players: one by one, a pasted list, late entries, withdrawals, check-in."""
+"""Entering players: one by one, a pasted list, late entries, corrections, deletion,
+withdrawal and re-admission, announced byes and absences, check-in."""
 
 from __future__ import annotations
 
 import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from tournaments import signals
-from tournaments.models import Entry, Player, Round, Tournament
+from tournaments.models import Entry, Player, Round, Skip, Tournament
 
 from .actor import Actor, require_actor
 from .audit import audit_record
-from .errors import ServiceError
-from .freshness import standings_changed
+from .errors import ConflictError, ServiceError
+from .freshness import standings_changed, standings_changed_for_players
 
 NAME_MAX = Player._meta.get_field("name").max_length or 120
-_LINE = re.compile(r"^\s*(?P<name>.+?)\s*(?:[,;\t]\s*(?P<rating>-?\d+))?\s*$")
+# Plausible ratings at entry (every system the club keeps stays within these).
+RATING_MIN = 0
+RATING_MAX = 3000
+# A pasted line is `name` or `name, rating` (a semicolon or a tab separates too).
+SEPARATORS = re.compile(r"[,;\t]")
+_NUMBER = re.compile(r"[+-]?\d+")
+
+
+class PasteError(ServiceError):
+    """A pasted list with bad lines: every problem, one per bad line, in line order."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems), field="players")
+        self.problems = problems
 
 
 def _next_seed(tournament: Tournament) -> int:
@@ -25,24 +41,91 @@ def _next_seed(tournament: Tournament) -> int:
     return (top or 0) + 1
 
 
-def _current_round_number(tournament: Tournament) -> int:
-    top = Round.objects.filter(tournament=tournament).aggregate(top=Max("number"))["top"]
+def _current_round_number(tournament: Tournament | int) -> int:
+    pk = tournament if isinstance(tournament, int) else tournament.pk
+    top = Round.objects.filter(tournament_id=pk).aggregate(top=Max("number"))["top"]
     return top or 0
 
 
-def entry_add(*, tournament: Tournament, name: str, rating: int | None = None, by: Actor) -> Entry:
-    """Enter a player by name (found in the tournament's club, or created there). After
-    round 1 has been paired the entry is a late one and joins from the next round."""
-    require_actor(by)
-    name = " ".join(name.split())
+def _name_problem(name: str) -> str | None:
+    """What is wrong with a player's name as typed (whitespace already collapsed)."""
     if not name:
-        raise ServiceError(_("a player needs a name"), field="name")
+        return "a player needs a name"
     if len(name) > NAME_MAX:
-        raise ServiceError(
-            _("a name has at most %(name_max)s characters") % {"name_max": NAME_MAX}, field="name"
-        )
+        return f"a name has at most {NAME_MAX} characters"
+    if SEPARATORS.search(name):
+        # "Ida Imhof, abc" is a name with a mistyped rating, not a name.
+        return "a name has no comma or semicolon (a rating follows the comma)"
+    return None
+
+
+def _rating_problem(rating: int | None) -> str | None:
+    if rating is not None and not RATING_MIN <= rating <= RATING_MAX:
+        return f"rating must be between {RATING_MIN} and {RATING_MAX}"
+    return None
+
+
+def _clean_name(name: str) -> str:
+    name = " ".join(str(name).split())
+    problem = _name_problem(name)
+    if problem:
+        raise ServiceError(problem, field="name")
+    return name
+
+
+def _clean_rating(rating: Any) -> int | None:
+    if rating is None or rating == "":
+        return None
+    if isinstance(rating, bool) or not isinstance(rating, int):
+        raise ServiceError("rating must be a number", field="rating")
+    problem = _rating_problem(rating)
+    if problem:
+        raise ServiceError(problem, field="rating")
+    return rating
+
+
+def _clean_score(score: Any) -> Decimal | None:
+    if score is None or score == "":
+        return None
+    try:
+        value = Decimal(str(score))
+    except InvalidOperation:
+        raise ServiceError("points must be a number", field="missed_round_score") from None
+    if not value.is_finite() or not Decimal(-1000) < value < Decimal(1000):
+        raise ServiceError("points must be between -999 and 999", field="missed_round_score")
+    return value.quantize(Decimal("0.01"))
+
+
+def _open(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.FINISHED:
+        if tournament.kind == Tournament.Kind.EVENING:
+            raise ConflictError("the evening is closed; reopen it first", field="tournament")
+        raise ConflictError("the tournament is finished; add rounds first", field="tournament")
+
+
+def _check_in_used(tournament: Tournament) -> bool:
+    return tournament.entries.filter(checked_in=True).exists()
+
+
+def entry_add(
+    *,
+    tournament: Tournament,
+    name: str,
+    rating: int | None = None,
+    missed_round_score: Any = None,
+    by: Actor,
+) -> Entry:
+    """Enter a player by name (found in the tournament's club, or created there). After
+    round 1 has been paired the entry is a late one and joins from the next round; each
+    round missed scores ``missed_round_score`` (the organiser's choice; empty: nothing).
+    Once check-in has begun, a newly entered player is checked in: they are at the desk."""
+    require_actor(by)
+    name = _clean_name(name)
+    rating = _clean_rating(rating)
+    missed = _clean_score(missed_round_score)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        _open(tournament)
         player, _created = Player.objects.get_or_create(club=tournament.club, name=name)
         if tournament.entries.filter(player=player).exists():
             raise ServiceError(_("%(name)s is already entered") % {"name": name}, field="name")
@@ -57,47 +140,77 @@ def entry_add(*, tournament: Tournament, name: str, rating: int | None = None, b
             rating=rating,
             status=Entry.Status.LATE if paired else Entry.Status.ACTIVE,
             joined_round=paired + 1,
+            missed_round_score=missed if paired else None,
+            checked_in=_check_in_used(tournament),
         )
         if paired:
-            audit_record(tournament=tournament, by=by, action="late entry", target=name)
+            audit_record(
+                tournament=tournament,
+                by=by,
+                action="late entry",
+                target=name,
+                after={
+                    "joined_round": paired + 1,
+                    "missed_round_score": None if missed is None else str(missed),
+                },
+            )
         standings_changed(tournament=tournament)
     return entry
 
 
-def entries_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Entry]:
-    """Enter a pasted list, one player per line, optionally `name, rating`. All or
-    nothing: a bad line names its number and nothing is entered."""
-    require_actor(by)
-    rows: list[tuple[str, int | None]] = []
-    seen: set[str] = set()
+def _parse_paste(text: str) -> tuple[list[tuple[int, str, int | None]], list[str]]:
+    """The lines of a pasted list as (line number, name, rating), and a problem for each
+    bad line: `line 3: "Ida Imhof, abc": rating must be a number`."""
+    rows: list[tuple[int, str, int | None]] = []
+    problems: list[str] = []
+    seen: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        match = _LINE.match(line)
-        if match is None:
-            raise ServiceError(
-                _("line %(number)s: cannot read %(line)s") % {"number": number, "line": repr(line)},
-                field="players",
-            )
-        name = " ".join(match["name"].split())
-        if len(name) > NAME_MAX:
-            raise ServiceError(
-                _("line %(number)s: a name has at most %(name_max)s characters")
-                % {"number": number, "name_max": NAME_MAX},
-                field="players",
-            )
-        if name.casefold() in seen:
-            raise ServiceError(
-                _("line %(number)s: %(name)s appears twice") % {"number": number, "name": name},
-                field="players",
-            )
-        seen.add(name.casefold())
-        rows.append((name, int(match["rating"]) if match["rating"] else None))
-    if not rows:
-        raise ServiceError(_("the list is empty"), field="players")
+        parts = SEPARATORS.split(line)
+        name = " ".join(parts[0].split())
+        rating: int | None = None
+        problem: str | None = None
+        if len(parts) > 2:
+            problem = "one name and at most one rating per line"
+        elif len(parts) == 2 and parts[1].strip():
+            raw = parts[1].strip()
+            if not _NUMBER.fullmatch(raw):
+                problem = "rating must be a number"
+            else:
+                rating = int(raw)
+                problem = _rating_problem(rating)
+        problem = problem or _name_problem(name)
+        if problem is None and name.casefold() in seen:
+            problem = f"{name} appears twice (line {seen[name.casefold()]} too)"
+        if problem is not None:
+            problems.append(f'line {number}: "{line.strip()}": {problem}')
+            continue
+        seen[name.casefold()] = number
+        rows.append((number, name, rating))
+    return rows, problems
+
+
+def entries_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Entry]:
+    """Enter a pasted list, one player per line, optionally `name, rating`. All or
+    nothing: every bad line is reported by its number (PasteError) and nothing is
+    entered."""
+    require_actor(by)
+    rows, problems = _parse_paste(text)
+    if not rows and not problems:
+        raise ServiceError("the list is empty", field="players")
+    entered = {n.casefold() for n in tournament.entries.values_list("player__name", flat=True)}
+    for number, name, _rating in rows:
+        if name.casefold() in entered:
+            problems.append(f'line {number}: "{name}": already entered')
+    if problems:
+        problems.sort(key=lambda p: int(p.split(":", 1)[0].removeprefix("line ")))
+        raise PasteError(problems)
     with transaction.atomic():
         try:
-            return [entry_add(tournament=tournament, name=n, rating=r, by=by) for n, r in rows]
+            return [
+                entry_add(tournament=tournament, name=n, rating=r, by=by) for _number, n, r in rows
+            ]
         except ServiceError as exc:
             raise ServiceError(exc.message, field="players") from None
 
@@ -143,24 +256,267 @@ def entries_reseed_by_rating(*, tournament: Tournament, by: Actor) -> int:
     return sum(1 for e in entries if e.rating is None)
 
 
-def entry_withdraw(*, entry: Entry, by: Actor) -> Entry:
+def _locked(entry: Entry) -> Entry:
+    locked = Entry.objects.select_for_update().select_related("player").filter(pk=entry.pk).first()
+    if locked is None:
+        raise ConflictError("this player was removed meanwhile; reload", field="entry")
+    return locked
+
+
+_UNCHANGED: Any = object()
+
+
+def entry_update(
+    *,
+    entry: Entry,
+    by: Actor,
+    name: str = _UNCHANGED,
+    rating: int | None = _UNCHANGED,
+    missed_round_score: Any = _UNCHANGED,
+) -> Entry:
+    """Correct an entry: the player's name (the player is renamed everywhere: it is the
+    same person; a name of another club player not yet entered re-points an entry that
+    has not played to that player), the rating at entry, a late entry's points per
+    missed round."""
+    require_actor(by)
+    new_name = None if name is _UNCHANGED else _clean_name(name)
+    new_rating = _UNCHANGED if rating is _UNCHANGED else _clean_rating(rating)
+    new_missed = (
+        _UNCHANGED if missed_round_score is _UNCHANGED else _clean_score(missed_round_score)
+    )
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+        locked = _locked(entry)
+        before: dict[str, Any] = {}
+        after: dict[str, Any] = {}
+        if new_name is not None and new_name != locked.player.name:
+            before["name"], after["name"] = locked.player.name, new_name
+            _entry_rename(locked, new_name)
+        if new_rating is not _UNCHANGED and new_rating != locked.rating:
+            before["rating"], after["rating"] = locked.rating, new_rating
+            locked.rating = new_rating
+        if new_missed is not _UNCHANGED and new_missed != locked.missed_round_score:
+            if locked.joined_round <= 1:
+                raise ServiceError(
+                    "only a late entry has missed rounds", field="missed_round_score"
+                )
+            before["missed_round_score"] = _text(locked.missed_round_score)
+            after["missed_round_score"] = _text(new_missed)
+            locked.missed_round_score = new_missed
+        if after:
+            locked.save(update_fields=["player", "rating", "missed_round_score"])
+            audit_record(
+                tournament=locked.tournament,
+                by=by,
+                action="edit entry",
+                target=locked.player.name,
+                before=before,
+                after=after,
+            )
+            standings_changed(tournament=locked.tournament_id)
+    return locked
+
+
+def _text(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _entry_rename(entry: Entry, name: str) -> None:
+    player = Player.objects.select_for_update().get(pk=entry.player_id)
+    other = Player.objects.filter(club=player.club, name=name).exclude(pk=player.pk).first()
+    if other is None:
+        player.name = name
+        player.save(update_fields=["name"])
+        standings_changed_for_players(players=[player])
+        entry.player = player
+        return
+    if Entry.objects.filter(tournament_id=entry.tournament_id, player=other).exists():
+        raise ConflictError(f"{name} is already entered", field="name")
+    if entry.seats.exists():
+        raise ConflictError(
+            f"{name} is another player of this club, and {player.name} has played here "
+            "already: their games stay theirs",
+            field="name",
+        )
+    # A mistyped name of someone the club knows: the entry becomes theirs.
+    entry.player = other
+    entry.save(update_fields=["player"])
+    _forget_if_unused(player)
+
+
+def _forget_if_unused(player: Player) -> None:
+    """A player created by a typo, entered nowhere else and without an account, goes."""
+    if player.user_id is None and not Entry.objects.filter(player=player).exists():
+        player.delete()
+
+
+def entry_delete(*, entry: Entry, by: Actor) -> None:
+    """Remove an entry before the player's first round (a typo, a no-show); a player
+    who has played is withdrawn instead: their games are history."""
     require_actor(by)
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+        locked = _locked(entry)
+        first = locked.seats.order_by("round__number").values_list("round__number", flat=True)
+        if first.exists():
+            raise ConflictError(
+                f"{locked.player.name} has played in round {first[0]}; withdraw them instead",
+                field="entry",
+            )
+        player = locked.player
+        audit_record(
+            tournament=locked.tournament,
+            by=by,
+            action="delete entry",
+            target=player.name,
+            before={"seed": locked.seed, "rating": locked.rating, "status": locked.status},
+        )
+        locked.delete()
+        _forget_if_unused(player)
+        standings_changed(tournament=locked.tournament_id)
+
+
+def entry_withdraw(*, entry: Entry, by: Actor) -> Entry:
+    """Not paired from the next round on; rounds played stay in the standings."""
+    require_actor(by)
+    with transaction.atomic():
+        entry = _locked(entry)
         if entry.status == Entry.Status.WITHDRAWN:
             return entry
+        before = entry.status
         entry.status = Entry.Status.WITHDRAWN
-        entry.withdrawn_after_round = _current_round_number(entry.tournament)
+        entry.withdrawn_after_round = _current_round_number(entry.tournament_id)
         entry.save(update_fields=["status", "withdrawn_after_round"])
         audit_record(
-            tournament=entry.tournament, by=by, action="withdraw", target=entry.player.name
+            tournament=entry.tournament,
+            by=by,
+            action="withdraw",
+            target=entry.player.name,
+            before={"status": before},
+            after={"withdrawn_after_round": entry.withdrawn_after_round},
         )
         standings_changed(tournament=entry.tournament_id)
     return entry
 
 
-def entry_check_in(*, entry: Entry, present: bool = True, by: Actor) -> Entry:
+def entry_readmit(*, entry: Entry, by: Actor) -> Entry:
+    """Undo a withdrawal: paired again from the next round; rounds missed meanwhile
+    count as absences."""
     require_actor(by)
-    Entry.objects.filter(pk=entry.pk).update(checked_in=present)
-    entry.checked_in = present
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+        _open(tournament)
+        entry = _locked(entry)
+        if entry.status != Entry.Status.WITHDRAWN:
+            return entry
+        before = entry.withdrawn_after_round
+        entry.status = Entry.Status.LATE if entry.joined_round > 1 else Entry.Status.ACTIVE
+        entry.withdrawn_after_round = None
+        entry.save(update_fields=["status", "withdrawn_after_round"])
+        audit_record(
+            tournament=tournament,
+            by=by,
+            action="re-admit",
+            target=entry.player.name,
+            before={"withdrawn_after_round": before},
+            after={"status": entry.status},
+        )
+        standings_changed(tournament=tournament)
     return entry
+
+
+def entry_skip(*, entry: Entry, round_number: int, bye: bool = False, by: Actor) -> Skip:
+    """The player announced they will not play round ``round_number``: not paired then;
+    scored as the tournament's bye (a requested bye) or its absence."""
+    require_actor(by)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+        _open(tournament)
+        entry = _locked(entry)
+        if entry.status == Entry.Status.WITHDRAWN:
+            raise ConflictError(f"{entry.player.name} is withdrawn", field="entry")
+        paired = _current_round_number(tournament)
+        if not isinstance(round_number, int) or round_number < 1:
+            raise ServiceError("choose a round", field="round_number")
+        if round_number <= paired:
+            raise ConflictError(f"round {round_number} is paired already", field="round_number")
+        if tournament.kind != Tournament.Kind.EVENING and round_number > tournament.rounds_planned:
+            raise ServiceError(
+                f"only {tournament.rounds_planned} rounds are planned", field="round_number"
+            )
+        if round_number < entry.joined_round:
+            raise ServiceError(
+                f"{entry.player.name} joins in round {entry.joined_round}", field="round_number"
+            )
+        skip, _ = Skip.objects.update_or_create(
+            entry=entry, round_number=round_number, defaults={"bye": bye}
+        )
+        audit_record(
+            tournament=tournament,
+            by=by,
+            action="requested bye" if bye else "skips round",
+            target=entry.player.name,
+            after={"round": round_number},
+        )
+        standings_changed(tournament=tournament)
+    return skip
+
+
+def entry_unskip(*, entry: Entry, round_number: int, by: Actor) -> None:
+    """Take back an announced bye or absence of a round not yet paired."""
+    require_actor(by)
+    if not 1 <= round_number <= 99:
+        raise ServiceError("choose a round from 1 to 99", field="round_number")
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+        if round_number <= _current_round_number(tournament):
+            raise ConflictError(f"round {round_number} is paired already", field="round_number")
+        deleted, _ = Skip.objects.filter(entry=entry, round_number=round_number).delete()
+        if deleted:
+            audit_record(
+                tournament=tournament,
+                by=by,
+                action="plays round",
+                target=entry.player.name,
+                after={"round": round_number},
+            )
+            standings_changed(tournament=tournament)
+
+
+def entry_check_in(*, entry: Entry, present: bool = True, by: Actor) -> Entry:
+    """At the door: here (or not after all). Once anyone is checked in, only those
+    checked in are paired."""
+    require_actor(by)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+        _open(tournament)
+        locked = _locked(entry)
+        if present and locked.status == Entry.Status.WITHDRAWN:
+            raise ConflictError(
+                f"{locked.player.name} is withdrawn; re-admit them first", field="entry"
+            )
+        if locked.checked_in != present:
+            locked.checked_in = present
+            locked.save(update_fields=["checked_in"])
+            audit_record(
+                tournament=tournament,
+                by=by,
+                action="check in" if present else "check out",
+                target=locked.player.name,
+            )
+    return locked
+
+
+def entries_check_in_all(*, tournament: Tournament, by: Actor) -> int:
+    """Check in everyone entered and not withdrawn; returns how many were checked in."""
+    require_actor(by)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        _open(tournament)
+        count = (
+            tournament.entries.exclude(status=Entry.Status.WITHDRAWN)
+            .filter(checked_in=False)
+            .update(checked_in=True)
+        )
+        audit_record(tournament=tournament, by=by, action="check in everyone", after=count)
+    return count

@@ -86,3 +86,22 @@ def evening_close(*, tournament: Tournament, by: Actor) -> Tournament:
         standings_changed(tournament=tournament)
         signals.evening_closed.send(sender=Tournament, tournament_id=tournament.pk, by=by)
     return tournament
+
+
+def evening_reopen(*, tournament: Tournament, by: Actor) -> Tournament:
+    """Reopen a closed evening: players can be entered and checked in, rounds played,
+    reopened or deleted again. Its rating is taken back until it is closed again (the
+    ratings hear of it through tournaments/signals.py)."""
+    require_actor(by)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.kind != Tournament.Kind.EVENING:
+            raise ServiceError("only a club evening is reopened as a whole")
+        if tournament.status != Tournament.Status.FINISHED:
+            raise ConflictError("the evening is not closed")
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+        audit_record(tournament=tournament, by=by, action="reopen evening")
+        standings_changed(tournament=tournament)
+        signals.history_reopened.send(sender=Tournament, tournament_id=tournament.pk, by=by)
+    return tournament

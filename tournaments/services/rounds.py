@@ -9,7 +9,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import signals
-from tournaments.models import Entry, ForbiddenPair, Game, Round, Seat, Table, Tournament
+from tournaments.models import (
+    Entry,
+    ForbiddenPair,
+    Game,
+    ResultSubmission,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+)
 from tournaments.pairing import (
     Meeting,
     Pairing,
@@ -44,10 +53,15 @@ def check_policy(tournament: Tournament) -> None:
 
 
 def _pairable(tournament: Tournament, number: int) -> list[Entry]:
+    """Who plays round ``number``: entered by then, not withdrawn, no announced bye or
+    absence for it; at a club evening only those checked in at the door, and at a
+    tournament too once check-in is used (anyone checked in)."""
     entries = tournament.entries.select_related("player").exclude(status=Entry.Status.WITHDRAWN)
-    entries = entries.filter(joined_round__lte=number)
-    if tournament.kind == Tournament.Kind.EVENING:
-        # At a club evening only those checked in at the door play.
+    entries = entries.filter(joined_round__lte=number).exclude(skips__round_number=number)
+    if (
+        tournament.kind == Tournament.Kind.EVENING
+        or tournament.entries.filter(checked_in=True).exists()
+    ):
         entries = entries.filter(checked_in=True)
     return list(entries.order_by("seed"))
 
@@ -254,6 +268,13 @@ def round_pair_next(*, tournament: Tournament, by: Actor) -> Round:
     try:
         with transaction.atomic():
             tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+            if tournament.status == Tournament.Status.FINISHED:
+                if tournament.kind == Tournament.Kind.EVENING:
+                    raise ConflictError("the evening is closed; reopen it first")
+                # A ServiceError (400) as before the finished check: the API keeps its code.
+                raise ServiceError(
+                    f"all {tournament.rounds_planned} rounds have been played; add rounds first"
+                )
             last = tournament.rounds.order_by("-number").first()
             if last is not None and last.status != Round.Status.CLOSED:
                 raise ConflictError(
@@ -392,6 +413,74 @@ def round_publish(*, round: Round, by: Actor) -> Round:  # noqa: A002
         round_.published_at = timezone.now()
         round_.save(update_fields=["status", "published_at"])
         standings_changed(tournament=round_.tournament_id)
+    return round_
+
+
+def round_unpublish(*, round: Round, by: Actor) -> Round:  # noqa: A002
+    """Take back a published round nobody has played on yet (no result, no report): it
+    is paired again, to be checked, re-paired or swapped before publishing anew."""
+    require_actor(by)
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=round.tournament_id)
+        round_ = Round.objects.select_for_update().filter(pk=round.pk).first()
+        if round_ is None:
+            raise ConflictError("this round was deleted meanwhile; reload", field="round")
+        if round_.status != Round.Status.PUBLISHED:
+            raise ConflictError(f"round {round_.number} is not published", field="round")
+        played = Game.objects.filter(table__round=round_).exclude(status=Game.Status.PENDING)
+        reported = ResultSubmission.objects.filter(game__table__round=round_)
+        if played.exists() or reported.exists():
+            raise ConflictError(
+                f"results of round {round_.number} have been entered or reported; "
+                "it stays published",
+                field="round",
+            )
+        round_.status = Round.Status.PAIRED
+        round_.published_at = None
+        round_.save(update_fields=["status", "published_at"])
+        audit_record(
+            tournament=round_.tournament,
+            by=by,
+            action="unpublish round",
+            target=f"round {round_.number}",
+        )
+        standings_changed(tournament=round_.tournament_id)
+    return round_
+
+
+def round_reopen(*, round: Round, by: Actor) -> Round:  # noqa: A002
+    """Reopen the last closed round while the next one is not paired: its results can be
+    entered and changed again, and it is closed again afterwards. A finished tournament
+    runs again; the round's rating is taken back until it closes again (the ratings hear
+    of it through tournaments/signals.py). A closed evening is reopened first."""
+    require_actor(by)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=round.tournament_id)
+        round_ = Round.objects.select_for_update().filter(pk=round.pk).first()
+        if round_ is None:
+            raise ConflictError("this round was deleted meanwhile; reload", field="round")
+        if round_.status != Round.Status.CLOSED:
+            raise ConflictError(f"round {round_.number} is not closed", field="round")
+        last = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+        if last != round_.number:
+            raise ConflictError(
+                f"round {last} is paired already: only the last round can be reopened",
+                field="round",
+            )
+        evening = tournament.kind == Tournament.Kind.EVENING
+        if evening and tournament.status == Tournament.Status.FINISHED:
+            raise ConflictError("the evening is closed; reopen the evening first", field="round")
+        round_.status = Round.Status.PUBLISHED
+        round_.closed_at = None
+        round_.save(update_fields=["status", "closed_at"])
+        if tournament.status == Tournament.Status.FINISHED:
+            tournament.status = Tournament.Status.RUNNING
+            tournament.save(update_fields=["status"])
+        audit_record(tournament=tournament, by=by, action="reopen", target=f"round {round_.number}")
+        standings_changed(tournament=tournament)
+        if not evening:
+            # An evening's rounds are rated with the evening (services/evenings.py).
+            signals.history_reopened.send(sender=Round, round_id=round_.pk, by=by)
     return round_
 
 

@@ -266,6 +266,8 @@ def tournament_update(
         _check_game(locked.game, locked.policy)
         _check_turns(locked, changed, uneven_turns)
         check_team_settings(kind=locked.kind, game=locked.game)
+        if "rounds_planned" in changed:
+            _rounds_planned_changed(locked)
         locked.save()
         if changed:
             audit_record(
@@ -299,6 +301,37 @@ def tournament_directors_set(
             locked.directors.set(directors)
             audit_record(tournament=locked, by=by, action="directors", before=before, after=after)
     return locked
+
+
+def _rounds_planned_changed(tournament: Tournament) -> None:
+    """Fewer rounds than are paired cannot be planned; more rounds bring a finished
+    tournament back to running (its Pair button back), fewer finish one whose last
+    round is closed."""
+    if tournament.kind == Tournament.Kind.EVENING:
+        return
+    last = tournament.rounds.order_by("-number").first()
+    if last is None:
+        return
+    if tournament.rounds_planned < last.number:
+        raise ConflictError(
+            f"{last.number} rounds are paired already; plan at least {last.number}",
+            field="rounds_planned",
+        )
+    closed = last.status == Round.Status.CLOSED
+    if tournament.rounds_planned > last.number and tournament.status == Tournament.Status.FINISHED:
+        tournament.status = Tournament.Status.RUNNING
+    elif tournament.rounds_planned == last.number and closed:
+        tournament.status = Tournament.Status.FINISHED
+
+
+def tournament_add_rounds(*, tournament: Tournament, count: int = 1, by: Actor) -> Tournament:
+    """Plan ``count`` more rounds, also after the tournament has finished itself."""
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 20:
+        raise ServiceError("add between 1 and 20 rounds", field="count")
+    planned = Tournament.objects.get(pk=tournament.pk).rounds_planned + count
+    if planned > 99:
+        raise ServiceError("at most 99 rounds can be planned", field="count")
+    return tournament_update(tournament=tournament, rounds_planned=planned, by=by)
 
 
 def tournament_delete(*, tournament: Tournament, by: Actor) -> None:

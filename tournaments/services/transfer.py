@@ -31,6 +31,7 @@ from tournaments.models import (
     ResultSubmission,
     Round,
     Seat,
+    Skip,
     Table,
     Tournament,
 )
@@ -68,7 +69,9 @@ def _plain(value: Any) -> Any:
 
 
 def tournament_export_document(*, tournament: Tournament) -> dict[str, Any]:
-    entries = list(tournament.entries.select_related("player").order_by("seed"))
+    entries = list(
+        tournament.entries.select_related("player").prefetch_related("skips").order_by("seed")
+    )
     key = {e.pk: f"e{e.seed}" for e in entries}
     seats_by_table: dict[int, list[str]] = {}
     for table_id, entry_id in (
@@ -154,6 +157,8 @@ def tournament_export_document(*, tournament: Tournament) -> dict[str, Any]:
                 "checked_in": e.checked_in,
                 "joined_round": e.joined_round,
                 "withdrawn_after_round": e.withdrawn_after_round,
+                "missed_round_score": _plain(e.missed_round_score),
+                "skips": [{"round": k.round_number, "bye": k.bye} for k in e.skips.all()],
             }
             for e in entries
         ],
@@ -369,8 +374,12 @@ def _import(
     entries: dict[str, Entry] = {}
     for i, row in enumerate(data["entries"]):
         player = _player_for(row, i, club, by, players, by_name)
-        fields = {k: v for k, v in row.items() if k not in ("key", "player")}
+        fields = {k: v for k, v in row.items() if k not in ("key", "player", "skips")}
         entries[row["key"]] = Entry.objects.create(tournament=tournament, player=player, **fields)
+        Skip.objects.bulk_create(
+            Skip(entry=entries[row["key"]], round_number=k["round"], bye=k["bye"])
+            for k in row.get("skips", [])
+        )
     for i, (first, second, reason) in enumerate(data["forbidden"]):
         if first not in entries or second not in entries or first == second:
             raise ServiceError(

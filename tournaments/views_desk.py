@@ -1,0 +1,377 @@
+"""The organiser's desk: entering and correcting players, withdrawing and re-admitting
+them, announced byes and absences, check-in at the door, and taking back a step (a
+finished tournament's extra rounds, a closed evening). Every write is a service call;
+a refused one answers 4xx with its message and changes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .forms import EntryForm, LateEntryForm, PasteEntriesForm, SkipForm
+from .models import Entry, Round, Tournament
+from .services import entries as entry_services
+from .services import rounds as round_services
+from .services import tournaments as tournament_services
+from .services.actor import Actor
+from .services.entries import PasteError
+from .services.errors import ConflictError, ServiceError
+from .services.evenings import evening_reopen
+from .views_manage import _back, director_required, manage_context
+
+
+def _status(exc: ServiceError) -> int:
+    return 409 if isinstance(exc, ConflictError) else 400
+
+
+def _refused(
+    request: HttpRequest, tournament: Tournament, exc: ServiceError, **extra: Any
+) -> HttpResponse:
+    """The organiser's page again, with the message, answering 4xx."""
+    messages.error(request, exc.message)
+    return render(
+        request, "tournaments/manage.html", manage_context(tournament, **extra), status=_status(exc)
+    )
+
+
+def _entry(tournament: Tournament, entry_id: int) -> Entry:
+    if entry_id >= 2**63:  # a typed-in id no database integer holds
+        raise Http404("no such entry")
+    return get_object_or_404(
+        Entry.objects.select_related("player"), tournament=tournament, pk=entry_id
+    )
+
+
+def _form_problems(form: Any) -> str:
+    return "; ".join(
+        f"{k}: {' '.join(v)}" if k != "__all__" else " ".join(v) for k, v in form.errors.items()
+    )
+
+
+@require_POST
+@director_required
+def entries_paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Enter a pasted list. A refused list comes back in the text box, every bad line
+    named, so nothing typed is lost."""
+    form = PasteEntriesForm(request.POST)
+    if not form.is_valid():
+        return _refused(
+            request,
+            tournament,
+            ServiceError(_("Paste at least one player's name."), field="players"),
+            paste_form=form,
+        )
+    try:
+        entered = entry_services.entries_paste(
+            tournament=tournament,
+            text=form.cleaned_data["players"],
+            by=Actor.director(request.user),
+        )
+    except PasteError as exc:
+        for problem in exc.problems:
+            form.add_error("players", problem)
+        return render(
+            request,
+            "tournaments/manage.html",
+            manage_context(tournament, paste_form=form),
+            status=400,
+        )
+    except ServiceError as exc:
+        form.add_error("players", exc.message)
+        return _refused(request, tournament, exc, paste_form=form)
+    messages.success(request, _("%(count)s players entered.") % {"count": len(entered)})
+    return _back(tournament, "#players")
+
+
+@require_POST
+@director_required
+def entry_add_late(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """One player, with the points for each round they missed (the organiser's choice)."""
+    form = LateEntryForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, tournament, ServiceError(_form_problems(form)), late_form=form)
+    data = form.cleaned_data
+    try:
+        entry = entry_services.entry_add(
+            tournament=tournament,
+            name=data["name"],
+            rating=data["rating"],
+            missed_round_score=data["missed_round_score"],
+            by=Actor.director(request.user),
+        )
+    except ServiceError as exc:
+        return _refused(request, tournament, exc, late_form=form)
+    messages.success(request, _("%(name)s entered.") % {"name": entry.player.name})
+    return _check_in_back(request, tournament)
+
+
+@director_required
+def entry_edit(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    entry = _entry(tournament, entry_id)
+    late = entry.joined_round > 1
+    initial = {
+        "name": entry.player.name,
+        "rating": entry.rating,
+        "missed_round_score": entry.missed_round_score,
+    }
+    form = EntryForm(request.POST or None, initial=initial, late=late)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            changes = {"name": data["name"], "rating": data["rating"]}
+            if late:
+                changes["missed_round_score"] = data["missed_round_score"]
+            try:
+                entry_services.entry_update(entry=entry, by=Actor.director(request.user), **changes)
+            except ServiceError as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+                status = _status(exc)
+            else:
+                messages.success(request, _("%(name)s saved.") % {"name": data["name"]})
+                return _back(tournament, "#players")
+        else:
+            status = 400
+    return render(
+        request,
+        "tournaments/entry_edit.html",
+        {"tournament": tournament, "entry": entry, "form": form},
+        status=status,
+    )
+
+
+def _confirmed(request: HttpRequest) -> bool:
+    return request.method == "POST" and request.POST.get("confirm") == "yes"
+
+
+@director_required
+def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    """Asks first (a page with the consequences and one button), then withdraws."""
+    entry = _entry(tournament, entry_id)
+    if not _confirmed(request):
+        return render(
+            request,
+            "tournaments/entry_confirm.html",
+            {"tournament": tournament, "entry": entry, "action": "withdraw"},
+        )
+    try:
+        entry_services.entry_withdraw(entry=entry, by=Actor.director(request.user))
+    except ServiceError as exc:
+        return _refused(request, tournament, exc)
+    messages.success(
+        request,
+        _("%(name)s withdrawn; they will not be paired again.") % {"name": entry.player.name},
+    )
+    return _back(tournament, "#players")
+
+
+@director_required
+def entry_delete(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    entry = _entry(tournament, entry_id)
+    if not _confirmed(request):
+        return render(
+            request,
+            "tournaments/entry_confirm.html",
+            {"tournament": tournament, "entry": entry, "action": "delete"},
+        )
+    name = entry.player.name
+    try:
+        entry_services.entry_delete(entry=entry, by=Actor.director(request.user))
+    except ServiceError as exc:
+        return _refused(request, tournament, exc)
+    messages.success(request, _("%(name)s removed from the list.") % {"name": name})
+    return _back(tournament, "#players")
+
+
+@require_POST
+@director_required
+def entry_readmit(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    entry = _entry(tournament, entry_id)
+    try:
+        entry_services.entry_readmit(entry=entry, by=Actor.director(request.user))
+    except ServiceError as exc:
+        return _refused(request, tournament, exc)
+    messages.success(
+        request, _("%(name)s is back and paired from the next round.") % {"name": entry.player.name}
+    )
+    return _back(tournament, "#players")
+
+
+@require_POST
+@director_required
+def entry_skip(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    entry = _entry(tournament, entry_id)
+    form = SkipForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, tournament, ServiceError(_form_problems(form)), skip_form=form)
+    number = form.cleaned_data["round_number"]
+    try:
+        entry_services.entry_skip(
+            entry=entry,
+            round_number=number,
+            bye=form.cleaned_data["bye"],
+            by=Actor.director(request.user),
+        )
+    except ServiceError as exc:
+        return _refused(request, tournament, exc)
+    messages.success(
+        request,
+        _("%(name)s skips round %(number)s.") % {"name": entry.player.name, "number": number},
+    )
+    return _back(tournament, "#players")
+
+
+@require_POST
+@director_required
+def entry_unskip(
+    request: HttpRequest, tournament: Tournament, entry_id: int, number: int
+) -> HttpResponse:
+    entry = _entry(tournament, entry_id)
+    try:
+        entry_services.entry_unskip(
+            entry=entry, round_number=number, by=Actor.director(request.user)
+        )
+    except ServiceError as exc:
+        return _refused(request, tournament, exc)
+    messages.success(
+        request,
+        _("%(name)s plays round %(number)s.") % {"name": entry.player.name, "number": number},
+    )
+    return _back(tournament, "#players")
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _check_in_back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(target)
+    return _back(tournament, "#players")
+
+
+@require_POST
+@director_required
+def entry_check_in(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    """One tap: here, or not after all. The check-in page's script asks for JSON and
+    updates the row in place; without the script the form posts and comes back."""
+    entry = _entry(tournament, entry_id)
+    present = request.POST.get("present", "1") == "1"
+    try:
+        entry = entry_services.entry_check_in(
+            entry=entry, present=present, by=Actor.director(request.user)
+        )
+    except ServiceError as exc:
+        if _wants_json(request):
+            return JsonResponse({"detail": exc.message}, status=_status(exc))
+        return _refused(request, tournament, exc)
+    if _wants_json(request):
+        checked = tournament.entries.filter(checked_in=True).count()
+        return JsonResponse(
+            {"entry": entry.pk, "checked_in": entry.checked_in, "checked_in_count": checked}
+        )
+    return _check_in_back(request, tournament)
+
+
+@director_required
+def check_in(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The door: every entered player, a search as you type, one tap each."""
+    entries = (
+        tournament.entries.select_related("player")
+        .exclude(status=Entry.Status.WITHDRAWN)
+        .order_by("player__name")
+    )
+    return render(
+        request,
+        "tournaments/check_in.html",
+        {
+            "tournament": tournament,
+            "entries": entries,
+            "checked": sum(1 for e in entries if e.checked_in),
+            "late_form": LateEntryForm(),
+        },
+    )
+
+
+@require_POST
+@director_required
+def entries_check_in_all(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    try:
+        count = entry_services.entries_check_in_all(
+            tournament=tournament, by=Actor.director(request.user)
+        )
+    except ServiceError as exc:
+        return _refused(request, tournament, exc)
+    messages.success(request, _("%(count)s players checked in.") % {"count": count})
+    return redirect(reverse("check-in", args=[tournament.slug]))
+
+
+@require_POST
+@director_required
+def rounds_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    raw = request.POST.get("count", "1")
+    count = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else 0
+    try:
+        tournament_services.tournament_add_rounds(
+            tournament=tournament, count=count, by=Actor.director(request.user)
+        )
+    except ServiceError as exc:
+        return _refused(request, tournament, exc)
+    messages.success(request, _("%(count)s more rounds planned.") % {"count": count})
+    return _back(tournament, "#round")
+
+
+@require_POST
+@director_required
+def evening_reopen_view(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    try:
+        evening_reopen(tournament=tournament, by=Actor.director(request.user))
+    except ServiceError as exc:
+        return _refused(request, tournament, exc)
+    messages.success(request, _("The evening is open again; its rating is taken back."))
+    return _back(tournament)
+
+
+@require_POST
+@director_required
+def round_reopen(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    if number > 10_000:
+        raise Http404("no such round")
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    try:
+        round_services.round_reopen(round=round_, by=Actor.director(request.user))
+    except ServiceError as exc:
+        return _refused(request, tournament, exc)
+    messages.success(
+        request,
+        _("Round %(number)s reopened: results can be changed; close it again.")
+        % {"number": number},
+    )
+    return _back(tournament, "#round")
+
+
+@require_POST
+@director_required
+def round_unpublish(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    if number > 10_000:
+        raise Http404("no such round")
+    round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    try:
+        round_services.round_unpublish(round=round_, by=Actor.director(request.user))
+    except ServiceError as exc:
+        return _refused(request, tournament, exc)
+    messages.success(
+        request,
+        _("Round %(number)s taken back: check it and publish it again.") % {"number": number},
+    )
+    return _back(tournament, "#round")
