@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -112,21 +113,26 @@ def test_a_club_evening_from_the_door_to_the_close(browser, wait, login, live_se
         .select_related("table")
         .order_by("table__number", "number")
     )
+    # The results screen starts in the first game: each game's pieces out typed, Enter
+    # saves it in the background and moves on.
+    wait(lambda b: "results-live" in b.find_element(By.TAG_NAME, "body").get_attribute("class"))
     typed: dict[int, list[int]] = {}
     for game in games:
-        form = wait(lambda b, game=game: b.find_element(By.ID, f"game-{game.pk}"))
         out = result_for(game.table.number, game.number)
-        for position, value in enumerate(out, start=1):
-            field = form.find_element(By.ID, f"out-{game.pk}-{position}")
-            field.clear()
-            field.send_keys(str(value))
-        form.find_element(By.XPATH, ".//button[normalize-space()='Save']").click()
         wait(
-            lambda b, game=game: (
-                f"Table {game.table.number}, game {game.number}: result saved" in page_text(b)
-            )
+            lambda b, game=game: b.switch_to.active_element.get_attribute("id") == f"out-{game.pk}"
         )
+        ActionChains(browser).send_keys("".join(map(str, out)) + Keys.ENTER).perform()
         typed[game.pk] = out
+    done = f"{len(games)} of {len(games)} games in"
+    wait(
+        lambda b: (
+            b.execute_script("return document.getElementById('round-progress').textContent.trim()")
+            == done
+        ),
+        timeout=20,
+    )
+    wait(lambda b: not b.find_elements(By.CSS_SELECTOR, "tr.result-row[data-busy]"))
 
     # Close the round and the evening by their buttons.
     browser.get(manage)
