@@ -471,3 +471,58 @@ def test_game_versions_survive_the_round_trip(organiser):
         )
         == versions
     )
+
+
+def _team_event(organiser) -> Tournament:
+    """A 2 vs 2 event of four teams with one closed round."""
+    from tournaments.services.teams import team_add
+    from tournaments.services.tournaments import tournament_create
+
+    by = Actor.director(organiser)
+    tournament = tournament_create(
+        club=organiser.organised_clubs.get(), name="Pairs", kind="teams", by=by
+    )
+    for i, name in enumerate(["Stars", "Moons", "Suns", "Comets"]):
+        team_add(tournament=tournament, name=name, players=[f"T{i}a", f"T{i}b"], by=by)
+    round_ = round_pair_next(tournament=tournament, by=by)
+    round_publish(round=round_, by=by)
+    for game in Game.objects.filter(table__round=round_).order_by("pk"):
+        game_record_out(game=game, out=[3, 1, 2, 2], by=by)  # 5 : 3 for seats 1+3
+    round_close(round=round_, by=by)
+    return tournament
+
+
+def test_a_team_event_survives_the_round_trip_with_its_teams(organiser):
+    from tournaments.selectors.teams import team_standings
+
+    tournament = _team_event(organiser)
+    document = tournament_export_document(tournament=tournament)
+    assert [t["name"] for t in document["teams"]] == ["Stars", "Moons", "Suns", "Comets"]
+    imported = tournament_import_document(
+        document=renamed(document), players_by_name=True, by=Actor.director(organiser)
+    )
+    again = tournament_export_document(tournament=imported)
+    assert again["teams"] == document["teams"]
+    assert again["rounds"] == document["rounds"]
+    standings = [(r.name, r.score) for r in team_standings(tournament=tournament).rows]
+    assert [(r.name, r.score) for r in team_standings(tournament=imported).rows] == standings
+    assert len({s for _, s in standings}) > 1  # a real result, not all equal
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda teams: teams[0].update(second=teams[0]["first"]), "two different entry keys"),
+        (lambda teams: teams[1].update(first=teams[0]["first"]), "in one team only"),
+        (lambda teams: teams[1].update(name=teams[0]["name"]), "names and seeds are distinct"),
+    ],
+)
+def test_damaged_teams_are_refused_and_nothing_is_imported(organiser, change, message):
+    document = renamed(tournament_export_document(tournament=_team_event(organiser)))
+    change(document["teams"])
+    before = counts()
+    with pytest.raises(ServiceError, match=message):
+        tournament_import_document(
+            document=document, players_by_name=True, by=Actor.director(organiser)
+        )
+    assert counts() == before

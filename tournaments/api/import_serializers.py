@@ -124,6 +124,13 @@ class AuditDocument(serializers.Serializer):
     at = serializers.DateTimeField()
 
 
+class TeamDocument(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    seed = serializers.IntegerField(min_value=1, max_value=100_000)
+    first = serializers.CharField(max_length=120)
+    second = serializers.CharField(max_length=120)
+
+
 class TournamentImportDocument(serializers.Serializer):
     format = serializers.ChoiceField(choices=["agon-tournament"])
     version = serializers.ChoiceField(choices=[1, 2])
@@ -139,6 +146,7 @@ class TournamentImportDocument(serializers.Serializer):
         required=False,
         default=list,
     )
+    teams = TeamDocument(many=True, required=False, default=list, max_length=5_000)
     rounds = RoundDocument(many=True, max_length=10_000)
     audit = AuditDocument(many=True, required=False, default=list)
 

@@ -35,6 +35,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.models_team import Team
 from tournaments.permissions import can_organise
 
 from .actor import Actor, require_actor
@@ -166,6 +167,11 @@ def tournament_export_document(*, tournament: Tournament) -> dict[str, Any]:
             [key[f.first_id], key[f.second_id], f.reason]
             for f in ForbiddenPair.objects.filter(tournament=tournament)
         ],
+        # A 2 vs 2 event's teams: two entries each, by their keys.
+        "teams": [
+            {"name": t.name, "seed": t.seed, "first": key[t.first_id], "second": key[t.second_id]}
+            for t in Team.objects.filter(tournament=tournament).order_by("seed")
+        ],
         "rounds": rounds,
         "audit": [
             {
@@ -226,6 +232,42 @@ def tournament_import_document(
             _("the document contradicts itself or this site: %(exc)s") % {"exc": exc}
         ) from None
     return tournament
+
+
+def _import_teams(
+    tournament: Tournament, rows: list[dict[str, Any]], entries: dict[str, Entry]
+) -> None:
+    """The teams of a 2 vs 2 event, before its results are replayed (a team table's
+    result is checked against its teams)."""
+    if rows and not tournament.is_team_event:
+        raise ServiceError(_("teams: only a 2 vs 2 team event has teams"), field="teams")
+    used: set[str] = set()
+    names: set[str] = set()
+    seeds: set[int] = set()
+    for i, row in enumerate(rows):
+        first, second = row["first"], row["second"]
+        if first not in entries or second not in entries or first == second:
+            raise ServiceError(
+                _("teams[%(i)s]: two different entry keys") % {"i": i}, field="teams"
+            )
+        if first in used or second in used:
+            raise ServiceError(
+                _("teams[%(i)s]: a player is in one team only") % {"i": i}, field="teams"
+            )
+        if row["name"].casefold() in names or row["seed"] in seeds:
+            raise ServiceError(
+                _("teams[%(i)s]: team names and seeds are distinct") % {"i": i}, field="teams"
+            )
+        used |= {first, second}
+        names.add(row["name"].casefold())
+        seeds.add(row["seed"])
+        Team.objects.create(
+            tournament=tournament,
+            name=row["name"],
+            seed=row["seed"],
+            first=entries[first],
+            second=entries[second],
+        )
 
 
 def _player_for(
@@ -388,6 +430,7 @@ def _import(
         ForbiddenPair.objects.create(
             tournament=tournament, first=entries[first], second=entries[second], reason=reason
         )
+    _import_teams(tournament, data.get("teams", []), entries)
     director = by
     closed: list[Round] = []
     for r, round_data in enumerate(data["rounds"]):
