@@ -128,7 +128,7 @@ def player_update(*, player: Player, by: Actor, **changes: Any) -> Player:
     unknown = set(changes) - set(PLAYER_FIELDS)
     if unknown:
         field = sorted(unknown)[0]
-        raise ServiceError(f"{field} cannot be changed here", field=field)
+        raise ServiceError(_("%(field)s cannot be changed here") % {"field": field}, field=field)
     if not (_staff(by) or _organiser(by, player.club)):
         raise PermissionDenied("only the player's club organisers may change them")
     with transaction.atomic():
@@ -141,13 +141,16 @@ def player_update(*, player: Player, by: Actor, **changes: Any) -> Player:
             if not (_staff(by) or _organiser(by, club)):
                 raise PermissionDenied("only the new club's organisers may take a player in")
             if Player.objects.filter(club=club, name=locked.name).exclude(pk=locked.pk).exists():
-                raise ConflictError(f"{locked.name} is a player of that club already", field="club")
+                raise ConflictError(
+                    _("%(name)s is a player of that club already") % {"name": locked.name},
+                    field="club",
+                )
         if "user" in fields:
             user = changes["user"]
             if not _staff(by):
                 raise PermissionDenied("only staff link a player to an account")
             if user is not None and Player.objects.filter(user=user).exclude(pk=locked.pk).exists():
-                raise ConflictError("this account belongs to another player", field="user")
+                raise ConflictError(_("this account belongs to another player"), field="user")
         for field in fields:
             setattr(locked, field, changes[field])
         if fields:

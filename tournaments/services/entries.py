@@ -50,18 +50,21 @@ def _current_round_number(tournament: Tournament | int) -> int:
 def _name_problem(name: str) -> str | None:
     """What is wrong with a player's name as typed (whitespace already collapsed)."""
     if not name:
-        return "a player needs a name"
+        return _("a player needs a name")
     if len(name) > NAME_MAX:
-        return f"a name has at most {NAME_MAX} characters"
+        return _("a name has at most %(max)s characters") % {"max": NAME_MAX}
     if SEPARATORS.search(name):
         # "Ida Imhof, abc" is a name with a mistyped rating, not a name.
-        return "a name has no comma or semicolon (a rating follows the comma)"
+        return _("a name has no comma or semicolon (a rating follows the comma)")
     return None
 
 
 def _rating_problem(rating: int | None) -> str | None:
     if rating is not None and not RATING_MIN <= rating <= RATING_MAX:
-        return f"rating must be between {RATING_MIN} and {RATING_MAX}"
+        return _("rating must be between %(min)s and %(max)s") % {
+            "min": RATING_MIN,
+            "max": RATING_MAX,
+        }
     return None
 
 
@@ -77,7 +80,7 @@ def _clean_rating(rating: Any) -> int | None:
     if rating is None or rating == "":
         return None
     if isinstance(rating, bool) or not isinstance(rating, int):
-        raise ServiceError("rating must be a number", field="rating")
+        raise ServiceError(_("rating must be a number"), field="rating")
     problem = _rating_problem(rating)
     if problem:
         raise ServiceError(problem, field="rating")
@@ -90,17 +93,17 @@ def _clean_score(score: Any) -> Decimal | None:
     try:
         value = Decimal(str(score))
     except InvalidOperation:
-        raise ServiceError("points must be a number", field="missed_round_score") from None
+        raise ServiceError(_("points must be a number"), field="missed_round_score") from None
     if not value.is_finite() or not Decimal(-1000) < value < Decimal(1000):
-        raise ServiceError("points must be between -999 and 999", field="missed_round_score")
+        raise ServiceError(_("points must be between -999 and 999"), field="missed_round_score")
     return value.quantize(Decimal("0.01"))
 
 
 def _open(tournament: Tournament) -> None:
     if tournament.status == Tournament.Status.FINISHED:
         if tournament.kind == Tournament.Kind.EVENING:
-            raise ConflictError("the evening is closed; reopen it first", field="tournament")
-        raise ConflictError("the tournament is finished; add rounds first", field="tournament")
+            raise ConflictError(_("the evening is closed; reopen it first"), field="tournament")
+        raise ConflictError(_("the tournament is finished; add rounds first"), field="tournament")
 
 
 def _check_in_used(tournament: Tournament) -> bool:
@@ -158,11 +161,21 @@ def entry_add(
     return entry
 
 
-def _parse_paste(text: str) -> tuple[list[tuple[int, str, int | None]], list[str]]:
+def _line_problem(number: int, line: str, problem: str) -> str:
+    return _('line %(number)s: "%(line)s": %(problem)s') % {
+        "number": number,
+        "line": line,
+        "problem": problem,
+    }
+
+
+def _parse_paste(
+    text: str,
+) -> tuple[list[tuple[int, str, int | None]], list[tuple[int, str]]]:
     """The lines of a pasted list as (line number, name, rating), and a problem for each
     bad line: `line 3: "Ida Imhof, abc": rating must be a number`."""
     rows: list[tuple[int, str, int | None]] = []
-    problems: list[str] = []
+    problems: list[tuple[int, str]] = []
     seen: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -172,19 +185,22 @@ def _parse_paste(text: str) -> tuple[list[tuple[int, str, int | None]], list[str
         rating: int | None = None
         problem: str | None = None
         if len(parts) > 2:
-            problem = "one name and at most one rating per line"
+            problem = _("one name and at most one rating per line")
         elif len(parts) == 2 and parts[1].strip():
             raw = parts[1].strip()
             if not _NUMBER.fullmatch(raw):
-                problem = "rating must be a number"
+                problem = _("rating must be a number")
             else:
                 rating = int(raw)
                 problem = _rating_problem(rating)
         problem = problem or _name_problem(name)
         if problem is None and name.casefold() in seen:
-            problem = f"{name} appears twice (line {seen[name.casefold()]} too)"
+            problem = _("%(name)s appears twice (line %(line)s too)") % {
+                "name": name,
+                "line": seen[name.casefold()],
+            }
         if problem is not None:
-            problems.append(f'line {number}: "{line.strip()}": {problem}')
+            problems.append((number, _line_problem(number, line.strip(), problem)))
             continue
         seen[name.casefold()] = number
         rows.append((number, name, rating))
@@ -198,14 +214,14 @@ def entries_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Entry
     require_actor(by)
     rows, problems = _parse_paste(text)
     if not rows and not problems:
-        raise ServiceError("the list is empty", field="players")
+        raise ServiceError(_("the list is empty"), field="players")
     entered = {n.casefold() for n in tournament.entries.values_list("player__name", flat=True)}
     for number, name, _rating in rows:
         if name.casefold() in entered:
-            problems.append(f'line {number}: "{name}": already entered')
+            problems.append((number, _line_problem(number, name, _("already entered"))))
     if problems:
-        problems.sort(key=lambda p: int(p.split(":", 1)[0].removeprefix("line ")))
-        raise PasteError(problems)
+        problems.sort(key=lambda p: p[0])
+        raise PasteError([message for _number, message in problems])
     with transaction.atomic():
         try:
             return [
@@ -259,7 +275,7 @@ def entries_reseed_by_rating(*, tournament: Tournament, by: Actor) -> int:
 def _locked(entry: Entry) -> Entry:
     locked = Entry.objects.select_for_update().select_related("player").filter(pk=entry.pk).first()
     if locked is None:
-        raise ConflictError("this player was removed meanwhile; reload", field="entry")
+        raise ConflictError(_("this player was removed meanwhile; reload"), field="entry")
     return locked
 
 
@@ -298,7 +314,7 @@ def entry_update(
         if new_missed is not _UNCHANGED and new_missed != locked.missed_round_score:
             if locked.joined_round <= 1:
                 raise ServiceError(
-                    "only a late entry has missed rounds", field="missed_round_score"
+                    _("only a late entry has missed rounds"), field="missed_round_score"
                 )
             before["missed_round_score"] = _text(locked.missed_round_score)
             after["missed_round_score"] = _text(new_missed)
@@ -331,11 +347,14 @@ def _entry_rename(entry: Entry, name: str) -> None:
         entry.player = player
         return
     if Entry.objects.filter(tournament_id=entry.tournament_id, player=other).exists():
-        raise ConflictError(f"{name} is already entered", field="name")
+        raise ConflictError(_("%(name)s is already entered") % {"name": name}, field="name")
     if entry.seats.exists():
         raise ConflictError(
-            f"{name} is another player of this club, and {player.name} has played here "
-            "already: their games stay theirs",
+            _(
+                "%(name)s is another player of this club, and %(player)s has played here "
+                "already: their games stay theirs"
+            )
+            % {"name": name, "player": player.name},
             field="name",
         )
     # A mistyped name of someone the club knows: the entry becomes theirs.
@@ -360,7 +379,8 @@ def entry_delete(*, entry: Entry, by: Actor) -> None:
         first = locked.seats.order_by("round__number").values_list("round__number", flat=True)
         if first.exists():
             raise ConflictError(
-                f"{locked.player.name} has played in round {first[0]}; withdraw them instead",
+                _("%(name)s has played in round %(round)s; withdraw them instead")
+                % {"name": locked.player.name, "round": first[0]},
                 field="entry",
             )
         player = locked.player
@@ -434,21 +454,29 @@ def entry_skip(*, entry: Entry, round_number: int, bye: bool = False, by: Actor)
         _open(tournament)
         entry = _locked(entry)
         if entry.status == Entry.Status.WITHDRAWN:
-            raise ConflictError(f"{entry.player.name} is withdrawn", field="entry")
+            raise ConflictError(
+                _("%(name)s is withdrawn") % {"name": entry.player.name}, field="entry"
+            )
         paired = _current_round_number(tournament)
         if not isinstance(round_number, int) or round_number < 1:
-            raise ServiceError("choose a round", field="round_number")
+            raise ServiceError(_("choose a round"), field="round_number")
         if round_number <= paired:
-            raise ConflictError(f"round {round_number} is paired already", field="round_number")
+            raise ConflictError(
+                _("round %(number)s is paired already") % {"number": round_number},
+                field="round_number",
+            )
         if tournament.kind != Tournament.Kind.EVENING and round_number > tournament.rounds_planned:
             raise ServiceError(
-                f"only {tournament.rounds_planned} rounds are planned", field="round_number"
+                _("only %(count)s rounds are planned") % {"count": tournament.rounds_planned},
+                field="round_number",
             )
         if round_number < entry.joined_round:
             raise ServiceError(
-                f"{entry.player.name} joins in round {entry.joined_round}", field="round_number"
+                _("%(name)s joins in round %(round)s")
+                % {"name": entry.player.name, "round": entry.joined_round},
+                field="round_number",
             )
-        skip, _ = Skip.objects.update_or_create(
+        skip, _created = Skip.objects.update_or_create(
             entry=entry, round_number=round_number, defaults={"bye": bye}
         )
         audit_record(
@@ -466,12 +494,15 @@ def entry_unskip(*, entry: Entry, round_number: int, by: Actor) -> None:
     """Take back an announced bye or absence of a round not yet paired."""
     require_actor(by)
     if not 1 <= round_number <= 99:
-        raise ServiceError("choose a round from 1 to 99", field="round_number")
+        raise ServiceError(_("choose a round from 1 to 99"), field="round_number")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
         if round_number <= _current_round_number(tournament):
-            raise ConflictError(f"round {round_number} is paired already", field="round_number")
-        deleted, _ = Skip.objects.filter(entry=entry, round_number=round_number).delete()
+            raise ConflictError(
+                _("round %(number)s is paired already") % {"number": round_number},
+                field="round_number",
+            )
+        deleted, _by_model = Skip.objects.filter(entry=entry, round_number=round_number).delete()
         if deleted:
             audit_record(
                 tournament=tournament,
@@ -493,7 +524,8 @@ def entry_check_in(*, entry: Entry, present: bool = True, by: Actor) -> Entry:
         locked = _locked(entry)
         if present and locked.status == Entry.Status.WITHDRAWN:
             raise ConflictError(
-                f"{locked.player.name} is withdrawn; re-admit them first", field="entry"
+                _("%(name)s is withdrawn; re-admit them first") % {"name": locked.player.name},
+                field="entry",
             )
         if locked.checked_in != present:
             locked.checked_in = present

@@ -96,9 +96,9 @@ def evening_reopen(*, tournament: Tournament, by: Actor) -> Tournament:
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if tournament.kind != Tournament.Kind.EVENING:
-            raise ServiceError("only a club evening is reopened as a whole")
+            raise ServiceError(_("only a club evening is reopened as a whole"))
         if tournament.status != Tournament.Status.FINISHED:
-            raise ConflictError("the evening is not closed")
+            raise ConflictError(_("the evening is not closed"))
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
         audit_record(tournament=tournament, by=by, action="reopen evening")

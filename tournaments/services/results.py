@@ -489,12 +489,12 @@ def game_clear(*, game: Game, version: int | None = None, by: Actor) -> Game:
     submission is discarded, kept in the list as the audit trail, and the game is not
     played yet. In a closed round the standings and the ratings are computed again."""
     if by.is_player:
-        raise ServiceError("only a director can clear a result")
+        raise ServiceError(_("only a director can clear a result"))
     require_actor(by)
     with transaction.atomic():
         locked, submissions = _lock(game, version)
         if locked.table.round.status == Round.Status.PAIRED:
-            raise ServiceError("this round is not published; it has no results yet")
+            raise ServiceError(_("this round is not published; it has no results yet"))
         if locked.status == Game.Status.PENDING and not any(s.state in LIVE for s in submissions):
             return locked
         seats = _seats(locked)

@@ -108,7 +108,7 @@ def _league_schedule(tournament: Tournament, number: int, by: Actor) -> LeagueSc
         try:
             return LeagueSchedule.from_json(stored)
         except ValueError:
-            raise ServiceError("the stored league schedule is damaged", field="kind") from None
+            raise ServiceError(_("the stored league schedule is damaged"), field="kind") from None
     if number == 1:
         entries = _pairable(tournament, 1)
     else:
@@ -122,7 +122,9 @@ def _league_schedule(tournament: Tournament, number: int, by: Actor) -> LeagueSc
             and not (e.status == Entry.Status.WITHDRAWN and not e.withdrawn_after_round)
         ]
     if len(entries) < 2:
-        raise ServiceError(f"a league needs at least two players; {len(entries)} can play")
+        raise ServiceError(
+            _("a league needs at least two players; %(count)s can play") % {"count": len(entries)}
+        )
     players = [str(e.pk) for e in entries]
     policy = tournament.policy
     single = league_schedule(players, policy)  # type: ignore[arg-type]
@@ -147,7 +149,9 @@ def _league_round(tournament: Tournament, number: int, by: Actor) -> tuple[Pairi
     as a 2-player table."""
     schedule = _league_schedule(tournament, number, by)
     if number > len(schedule.rounds):
-        raise ServiceError(f"the league has {len(schedule.rounds)} rounds", field="round")
+        raise ServiceError(
+            _("the league has %(count)s rounds") % {"count": len(schedule.rounds)}, field="round"
+        )
     playing = {str(e.pk) for e in _pairable(tournament, number)}
     planned = schedule.rounds[number - 1]
     tables: list[PairingTable] = []
@@ -270,10 +274,11 @@ def round_pair_next(*, tournament: Tournament, by: Actor) -> Round:
             tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
             if tournament.status == Tournament.Status.FINISHED:
                 if tournament.kind == Tournament.Kind.EVENING:
-                    raise ConflictError("the evening is closed; reopen it first")
+                    raise ConflictError(_("the evening is closed; reopen it first"))
                 # A ServiceError (400) as before the finished check: the API keeps its code.
                 raise ServiceError(
-                    f"all {tournament.rounds_planned} rounds have been played; add rounds first"
+                    _("all %(count)s rounds have been played; add rounds first")
+                    % {"count": tournament.rounds_planned}
                 )
             last = tournament.rounds.order_by("-number").first()
             if last is not None and last.status != Round.Status.CLOSED:
@@ -338,7 +343,7 @@ def round_repair(*, round: Round, by: Actor) -> Round:  # noqa: A002
                 "table__number", "entry_id", "report_token"
             )
         )
-        for table_number, entry_id, _ in old:
+        for table_number, entry_id, _token in old:
             players[table_number].add(entry_id)
         for table_number, entry_id, token in old:
             links[(table_number, frozenset(players[table_number]))][entry_id] = token
@@ -424,15 +429,17 @@ def round_unpublish(*, round: Round, by: Actor) -> Round:  # noqa: A002
         Tournament.objects.select_for_update().get(pk=round.tournament_id)
         round_ = Round.objects.select_for_update().filter(pk=round.pk).first()
         if round_ is None:
-            raise ConflictError("this round was deleted meanwhile; reload", field="round")
+            raise ConflictError(_("this round was deleted meanwhile; reload"), field="round")
         if round_.status != Round.Status.PUBLISHED:
-            raise ConflictError(f"round {round_.number} is not published", field="round")
+            raise ConflictError(
+                _("round %(number)s is not published") % {"number": round_.number}, field="round"
+            )
         played = Game.objects.filter(table__round=round_).exclude(status=Game.Status.PENDING)
         reported = ResultSubmission.objects.filter(game__table__round=round_)
         if played.exists() or reported.exists():
             raise ConflictError(
-                f"results of round {round_.number} have been entered or reported; "
-                "it stays published",
+                _("results of round %(number)s have been entered or reported; it stays published")
+                % {"number": round_.number},
                 field="round",
             )
         round_.status = Round.Status.PAIRED
@@ -458,18 +465,21 @@ def round_reopen(*, round: Round, by: Actor) -> Round:  # noqa: A002
         tournament = Tournament.objects.select_for_update().get(pk=round.tournament_id)
         round_ = Round.objects.select_for_update().filter(pk=round.pk).first()
         if round_ is None:
-            raise ConflictError("this round was deleted meanwhile; reload", field="round")
+            raise ConflictError(_("this round was deleted meanwhile; reload"), field="round")
         if round_.status != Round.Status.CLOSED:
-            raise ConflictError(f"round {round_.number} is not closed", field="round")
+            raise ConflictError(
+                _("round %(number)s is not closed") % {"number": round_.number}, field="round"
+            )
         last = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
         if last != round_.number:
             raise ConflictError(
-                f"round {last} is paired already: only the last round can be reopened",
+                _("round %(number)s is paired already: only the last round can be reopened")
+                % {"number": last},
                 field="round",
             )
         evening = tournament.kind == Tournament.Kind.EVENING
         if evening and tournament.status == Tournament.Status.FINISHED:
-            raise ConflictError("the evening is closed; reopen the evening first", field="round")
+            raise ConflictError(_("the evening is closed; reopen the evening first"), field="round")
         round_.status = Round.Status.PUBLISHED
         round_.closed_at = None
         round_.save(update_fields=["status", "closed_at"])

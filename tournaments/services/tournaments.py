@@ -151,7 +151,7 @@ def _slug_for(name: str, *, exclude: int | None = None, slug: str = "") -> str:
     """The name's slug, or the ``slug`` asked for (a permalink kept from elsewhere)."""
     field = "slug" if slug else "name"
     if slug and slugify(slug) != slug:
-        raise ServiceError("a slug has only lower-case letters, digits and dashes", field="slug")
+        raise ServiceError(_("a slug has only lower-case letters, digits and dashes"), field="slug")
     slug = slug or slugify(name)
     if not slug:
         raise ServiceError(_("the name needs at least one letter or digit"), field="name")
@@ -314,7 +314,8 @@ def _rounds_planned_changed(tournament: Tournament) -> None:
         return
     if tournament.rounds_planned < last.number:
         raise ConflictError(
-            f"{last.number} rounds are paired already; plan at least {last.number}",
+            _("%(count)s rounds are paired already; plan at least %(count)s")
+            % {"count": last.number},
             field="rounds_planned",
         )
     closed = last.status == Round.Status.CLOSED
@@ -327,10 +328,10 @@ def _rounds_planned_changed(tournament: Tournament) -> None:
 def tournament_add_rounds(*, tournament: Tournament, count: int = 1, by: Actor) -> Tournament:
     """Plan ``count`` more rounds, also after the tournament has finished itself."""
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 20:
-        raise ServiceError("add between 1 and 20 rounds", field="count")
+        raise ServiceError(_("add between 1 and 20 rounds"), field="count")
     planned = Tournament.objects.get(pk=tournament.pk).rounds_planned + count
     if planned > 99:
-        raise ServiceError("at most 99 rounds can be planned", field="count")
+        raise ServiceError(_("at most 99 rounds can be planned"), field="count")
     return tournament_update(tournament=tournament, rounds_planned=planned, by=by)
 
 
