@@ -8,6 +8,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from django.utils import translation
 
 from ratings.models import PlayerRating, RatingPeriod
 from ratings.rate import ratings_recompute
@@ -86,6 +87,16 @@ def test_a_pasted_list_reports_every_bad_line_and_enters_nobody():
         'line 7: "Dora, 1, 2": one name and at most one rating per line',
     ]
     assert tournament.entries.count() == 1
+
+
+def test_a_pasted_list_names_its_bad_lines_in_german_in_line_order():
+    tournament = tournament_with_players(1)
+    text = "P01\n" + "Anna\n" * 9 + "Cleo, abc\n"
+    with translation.override("de"), pytest.raises(PasteError) as caught:
+        entries_paste(tournament=tournament, text=text, by=BY)
+    assert caught.value.problems[0] == "Zeile 1: „P01“: schon eingetragen"
+    assert caught.value.problems[1] == ("Zeile 3: „Anna“: Anna kommt zweimal vor (auch in Zeile 2)")
+    assert caught.value.problems[-1] == "Zeile 11: „Cleo, abc“: das Rating muss eine Zahl sein"
 
 
 def test_a_good_paste_enters_names_and_ratings():
