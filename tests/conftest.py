@@ -63,6 +63,19 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "agon"))
 
 
 @pytest.fixture(autouse=True)
+def _english_after_each_test() -> Iterator[None]:
+    """A German page request leaves German active in this thread (the locale middleware
+    activates the request's language and nothing resets it): every test starts and ends
+    in the site's default language, so a message a test compares is never translated
+    by the test that ran before it."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _eager_tasks_unless_worker(request: pytest.FixtureRequest) -> Iterator[None]:
     """Outside `worker` tests, tasks run in-process even when REDIS_URL is set, so the
     same test gives the same answer on both passes and no task outlives its test (a task
