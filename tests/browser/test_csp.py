@@ -95,11 +95,19 @@ def test_public_and_player_pages_fit_a_phone_without_sideways_scrolling(
     seat = Seat.objects.filter(table=played.table).select_related("entry").first()
     token = seat.report_token
     player = seat.entry.player_id
+    # Twelve more entrants: the crosstable gets a column each, far wider than a phone,
+    # and its visually hidden cell texts must not widen the page.
+    from tests.factories import EntryFactory
+
+    top = tournament.entries.count()
+    for seed in range(top + 1, top + 13):
+        EntryFactory(tournament=tournament, seed=seed)
     pages = [
         "/",
         "/accounts/login/",
         "/t/csp/",
         "/t/csp/standings/",
+        "/t/csp/crosstable/",
         "/t/csp/projector/",
         f"/t/csp/rounds/{round_.number}/",
         f"/t/csp/rounds/{round_.number}/?print",
