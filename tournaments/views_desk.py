@@ -5,6 +5,7 @@ a refused one answers 4xx with its message and changes nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -342,36 +343,45 @@ def evening_reopen_view(request: HttpRequest, tournament: Tournament) -> HttpRes
     return _back(tournament)
 
 
-@require_POST
-@director_required
-def round_reopen(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+def _round_undo(
+    request: HttpRequest,
+    tournament: Tournament,
+    number: int,
+    service: Callable[..., Round],
+    done: str,
+) -> HttpResponse:
+    """Reopen or take back round ``number`` through its service; ``done`` is the
+    message on success (with ``%(number)s``)."""
     if number > 10_000:
         raise Http404("no such round")
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
     try:
-        round_services.round_reopen(round=round_, by=Actor.director(request.user))
+        service(round=round_, by=Actor.director(request.user))
     except ServiceError as exc:
         return _refused(request, tournament, exc)
-    messages.success(
-        request,
-        _("Round %(number)s reopened: results can be changed; close it again.")
-        % {"number": number},
-    )
+    messages.success(request, done % {"number": number})
     return _back(tournament, "#round")
+
+
+@require_POST
+@director_required
+def round_reopen(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    return _round_undo(
+        request,
+        tournament,
+        number,
+        round_services.round_reopen,
+        _("Round %(number)s reopened: results can be changed; close it again."),
+    )
 
 
 @require_POST
 @director_required
 def round_unpublish(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    if number > 10_000:
-        raise Http404("no such round")
-    round_ = get_object_or_404(Round, tournament=tournament, number=number)
-    try:
-        round_services.round_unpublish(round=round_, by=Actor.director(request.user))
-    except ServiceError as exc:
-        return _refused(request, tournament, exc)
-    messages.success(
+    return _round_undo(
         request,
-        _("Round %(number)s taken back: check it and publish it again.") % {"number": number},
+        tournament,
+        number,
+        round_services.round_unpublish,
+        _("Round %(number)s taken back: check it and publish it again."),
     )
-    return _back(tournament, "#round")

@@ -4,23 +4,17 @@ entries already written: the user's name, or "command" where no user acted."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.tournaments.migrating import migrate_to
 
 BEFORE = [("tournaments", "0007_tournament_standings_version")]
 AFTER = [("tournaments", "0008_auditentry_actor")]
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
+@pytest.mark.usefixtures("latest_schema_afterwards")
 @pytest.mark.django_db(transaction=True)
 def test_existing_audit_entries_get_their_users_name_or_command():
-    old = _migrate(BEFORE)
+    old = migrate_to(BEFORE)
     try:
         user = old.get_model("auth", "User").objects.create(username="ida")
         club = old.get_model("tournaments", "Club").objects.create(name="K", slug="k")
@@ -31,14 +25,6 @@ def test_existing_audit_entries_get_their_users_name_or_command():
         AuditEntry.objects.create(tournament=tournament, user=user, action="close")
         AuditEntry.objects.create(tournament=tournament, user=None, action="pair")
     finally:
-        new = _migrate(AFTER)
+        new = migrate_to(AFTER)
     rows = new.get_model("tournaments", "AuditEntry").objects.order_by("pk")
     assert list(rows.values_list("action", "actor")) == [("close", "ida"), ("pair", "command")]
-
-
-@pytest.fixture(autouse=True)
-def _latest_schema_afterwards():
-    """Leave the test database fully migrated, whatever migrations come after ours."""
-    yield
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())

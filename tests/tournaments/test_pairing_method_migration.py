@@ -4,23 +4,17 @@ method that paired their rounds (closest scores); the others take the book's rul
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.tournaments.migrating import migrate_to
 
 BEFORE = [("tournaments", "0009_tournament_league_schedule")]
 AFTER = [("tournaments", "0010_tournament_pairing_method")]
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
+@pytest.mark.usefixtures("latest_schema_afterwards")
 @pytest.mark.django_db(transaction=True)
 def test_tournaments_under_way_keep_closest_scores_and_the_rest_take_the_book():
-    old = _migrate(BEFORE)
+    old = migrate_to(BEFORE)
     try:
         club = old.get_model("tournaments", "Club").objects.create(name="K", slug="k")
         Tournament = old.get_model("tournaments", "Tournament")
@@ -30,17 +24,9 @@ def test_tournaments_under_way_keep_closest_scores_and_the_rest_take_the_book():
         for number in (1, 2):
             Round.objects.create(tournament=running, number=number, status="closed")
     finally:
-        new = _migrate(AFTER)
+        new = migrate_to(AFTER)
     rows = new.get_model("tournaments", "Tournament").objects.order_by("slug")
     assert list(rows.values_list("slug", "pairing_method")) == [
         ("draft", "book"),
         ("running", "closest"),
     ]
-
-
-@pytest.fixture(autouse=True)
-def _latest_schema_afterwards():
-    """Leave the test database fully migrated, whatever migrations come after ours."""
-    yield
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())

@@ -4,23 +4,17 @@ game gets the submission it would have had, and every seat its own link."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.tournaments.migrating import migrate_to
 
 BEFORE = [("tournaments", "0004_setting_bounds"), ("games", "0003_game_setup")]
 AFTER = [("tournaments", "0006_result_submissions_and_seat_links")]
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
+@pytest.mark.usefixtures("latest_schema_afterwards")
 @pytest.mark.django_db(transaction=True)
 def test_existing_results_become_submissions_and_seats_get_their_own_links():
-    old = _migrate(BEFORE)
+    old = migrate_to(BEFORE)
     try:
         club = old.get_model("tournaments", "Club").objects.create(name="K", slug="k")
         tournament = old.get_model("tournaments", "Tournament").objects.create(
@@ -50,7 +44,7 @@ def test_existing_results_become_submissions_and_seats_get_their_own_links():
         Game.objects.create(number=3, reported_by_position=1, confirmed=True, **common)
         Game.objects.create(table=table, number=4)
     finally:
-        new = _migrate(AFTER)
+        new = migrate_to(AFTER)
     seats = list(new.get_model("tournaments", "Seat").objects.order_by("position"))
     tokens = {s.report_token for s in seats}
     assert len(tokens) == 2 and all(len(t) >= 32 for t in tokens)
@@ -64,11 +58,3 @@ def test_existing_results_become_submissions_and_seats_get_their_own_links():
         2: ("reported", 2, [3, 1]),
         3: ("confirmed", 1, [3, 1]),
     }
-
-
-@pytest.fixture(autouse=True)
-def _latest_schema_afterwards():
-    """Leave the test database fully migrated, whatever migrations come after ours."""
-    yield
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
