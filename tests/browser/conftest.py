@@ -140,3 +140,56 @@ def login(browser: Any, live_server: Any) -> Callable[[Any], None]:
         )
 
     return log_in
+
+
+class ServerLog:
+    """What the live server answered while a test ran: (method, path, status) for every
+    request its views handled (static files aside), and the tracebacks of the
+    exceptions that escaped a view."""
+
+    def __init__(self) -> None:
+        self.answers: list[tuple[str, str, int]] = []
+        self.exceptions: list[str] = []
+
+    def errors(self) -> list[tuple[str, str, int]]:
+        """Every answer of the server error kind (5xx: the error page, or unavailable)."""
+        return [answer for answer in self.answers if answer[2] >= 500]
+
+    def assert_no_errors(self) -> None:
+        assert not self.errors() and not self.exceptions, "\n".join(
+            [*map(repr, self.errors()), *self.exceptions]
+        )
+
+
+@pytest.fixture
+def server_log(monkeypatch: pytest.MonkeyPatch) -> Iterator[ServerLog]:
+    """Records the live server's answers (see ServerLog). Django's request handler is
+    wrapped where every request passes, so pages, form posts and the pages' own fetches
+    are all seen, from whichever of the live server's threads answered them."""
+    import traceback
+
+    from django.core.handlers.base import BaseHandler
+    from django.core.signals import got_request_exception
+
+    log = ServerLog()
+    answer = BaseHandler.get_response
+
+    def recorded(handler: BaseHandler, request: Any) -> Any:
+        response = answer(handler, request)
+        log.answers.append((request.method, request.get_full_path(), response.status_code))
+        return response
+
+    def failed(sender: Any, request: Any = None, **kwargs: Any) -> None:
+        log.exceptions.append(traceback.format_exc())
+
+    monkeypatch.setattr(BaseHandler, "get_response", recorded)
+    got_request_exception.connect(failed, weak=False, dispatch_uid="browser-server-log")
+    try:
+        yield log
+    finally:
+        got_request_exception.disconnect(dispatch_uid="browser-server-log")
+        # pytest shows this only for a failed test: what went wrong on the server.
+        for answer in log.errors():
+            print(f"server answered {answer}")
+        for exception in log.exceptions:
+            print(exception)

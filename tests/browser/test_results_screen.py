@@ -12,18 +12,11 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from tests.browser.standings_check import core_standings
 from tests.factories import UserFactory, tournament_with_players
 from tournaments.models import Game, Round
-from tournaments.selectors.standings import scoring_settings
 from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.standings import (
-    GameResult,
-    RoundResult,
-    StandingsPlayer,
-    TableResult,
-    compute_standings,
-)
 
 pytestmark = pytest.mark.browser
 
@@ -66,28 +59,7 @@ def page_rows(browser: Any) -> dict[str, float]:
 
 def core_scores(round_: Round) -> dict[str, float]:
     """The pure core's standings for the results now stored."""
-    tables = []
-    for table in round_.tables.filter(is_bye=False).order_by("number"):
-        seats = list(table.seats.select_related("entry__player").order_by("position"))
-        games = Game.objects.filter(table=table).order_by("number")
-        tables.append(
-            TableResult(
-                seats=tuple(s.entry.player.name for s in seats),
-                games=tuple(
-                    GameResult(tuple(g.out_list(len(seats))), g.status == "finished") for g in games
-                ),
-            )
-        )
-    players = [
-        StandingsPlayer(id=e.player.name, seed=e.seed)
-        for e in round_.tournament.entries.select_related("player")
-    ]
-    rows = compute_standings(
-        players,
-        [RoundResult(1, tuple(tables))],
-        settings=scoring_settings(round_.tournament),
-    )
-    return {r.player: round(r.score, 1) for r in rows}
+    return {row.name: round(row.score, 1) for row in core_standings(round_.tournament)}
 
 
 def test_a_round_is_entered_with_keys_only_and_the_standings_follow_live(
