@@ -426,6 +426,23 @@ def test_a_nine_player_swiss_over_three_rounds_by_clicks_and_keys(
     assert f"{WITHDRAWN} (withdrawn)" in text and "late in round 1" in text
     browser.save_screenshot(str(artefacts / "swiss-nine-standings.png"))
 
+    # The crosstable and the late entrant's own page, one click each, agree.
+    load_by(browser, wait, link(wait, "crosstable"), "Crosstable")
+    crossed = browser.execute_script(
+        "return [...document.querySelectorAll('table.crosstable tbody tr')].map(r =>"
+        " [r.querySelector('th a').innerText.trim(),"
+        " r.cells[r.cells.length - 1].innerText.trim(),"
+        " r.cells[r.cells.length - 2].innerText.trim()])"
+    )
+    assert {name: int(rank) for name, rank, _ in crossed} == {r.name: r.rank for r in core}
+    scores = {name: float(score) for name, _, score in crossed}
+    assert all(abs(scores[r.name] - r.score) < 0.05 + 1e-9 for r in core)
+    load_by(browser, wait, link(wait, LATE[0]), "Seed 10 · late entry")
+    jonas_row = next(r for r in core if r.name == LATE[0])
+    match = re.search(r"Rank (\d+) with ([\d.]+) points \(2 rounds, 4 games", page_text(browser))
+    assert match and int(match[1]) == jonas_row.rank
+    assert abs(float(match[2]) - jonas_row.score) < 0.05 + 1e-9
+
     # Nothing the server answered all evening was an error page.
     assert len(server_log.answers) > 50
     server_log.assert_no_errors()
