@@ -257,3 +257,34 @@ def test_the_team_standings_page_answers_a_poll_with_304_until_a_result_changes(
 def test_the_tournament_page_links_the_team_standings(event):
     page = Client().get(reverse("tournament-detail", args=["pairs"])).content.decode()
     assert url("team-standings") in page
+
+
+def test_the_crosstable_of_a_team_event_has_teams_as_rows_and_columns(event):
+    four_teams(event)
+    play_round(event)
+    teams = team_standings(tournament=event)
+    response = Client().get(reverse("tournament-crosstable", args=["pairs"]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "rows are teams" in page
+    assert "Ann + Bea" in page  # the team's players beside its name
+    rows = list(
+        csv.DictReader(
+            io.StringIO(
+                Client().get(reverse("tournament-crosstable-csv", args=["pairs"])).content.decode()
+            )
+        )
+    )
+    assert [r["team"] for r in rows] == [t.name for t in teams.rows]
+    by_name = {r["team"]: r for r in rows}
+    columns = {r["team"]: f"{r['no.']} {r['team']}" for r in rows}
+    # Round 1 seated two matches: each team met exactly one other, two games of 10
+    # points between them; the head-to-head total is the team's score (factor 1).
+    for team in teams.rows:
+        row = by_name[team.name]
+        met = [name for name in columns if name != team.name and row[columns[name]] != ""]
+        assert len(met) == 1
+        other = by_name[met[0]]
+        assert float(row[columns[met[0]]]) + float(other[columns[team.name]]) == 20
+        assert float(row["head-to-head"]) == pytest.approx(team.score)
+        assert row["games"] == "2"
