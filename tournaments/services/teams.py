@@ -38,6 +38,7 @@ from .entries import (
     PasteError,
     _line_problem,
     _name_problem,
+    _open,
     _rating_problem,
     entry_add,
     entry_readmit,
@@ -188,6 +189,7 @@ def team_form(*, tournament: Tournament, name: str, first: Entry, second: Entry,
     name = _team_name(name)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        _open(tournament)
         chosen = []
         for field, entry in (("first", first), ("second", second)):
             locked = (
@@ -358,6 +360,7 @@ def teams_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Team]:
         raise ServiceError(_("the list is empty"), field="teams")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        _open(tournament)
         entries = {e.player.name.casefold(): e for e in tournament.entries.select_related("player")}
         teamed = {e for t in tournament.teams.all() for e in (t.first_id, t.second_id)}
         team_names = {n.casefold() for n in tournament.teams.values_list("name", flat=True)}

@@ -201,3 +201,14 @@ def test_deleting_a_teams_player_is_refused_rather_than_dropping_the_team(event)
         entry_delete(entry=stars.first, by=BY)
     assert refused.value.field == "entry"
     assert event.teams.count() == 1
+
+
+def test_no_team_is_entered_once_the_event_is_finished(event):
+    ann, bea = entered(event, "Ann", "Bea")
+    Tournament.objects.filter(pk=event.pk).update(status=Tournament.Status.FINISHED)
+    with pytest.raises(ConflictError) as refused:
+        team_form(tournament=event, name="Stars", first=ann, second=bea, by=BY)
+    assert refused.value.field == "tournament"
+    with pytest.raises(ConflictError):
+        teams_paste(tournament=event, text="Ann + Bea", by=BY)
+    assert not event.teams.exists()
