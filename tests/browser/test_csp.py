@@ -10,7 +10,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.factories import UserFactory, tournament_with_players
-from tournaments.models import Game
+from tournaments.models import Game, Team
 from tournaments.services.results import Actor, game_record_moves, game_record_out
 from tournaments.services.rounds import round_pair_next, round_publish
 
@@ -52,6 +52,17 @@ def test_no_page_breaks_the_content_security_policy(browser, wait, login, live_s
         "/ratings/",
         "/api/v1/docs/",
         "/admin/",
+    ]
+    # A 2 vs 2 event's pages: team standings, crosstable, the teams on the organiser's
+    # page and the asking page before a withdrawal.
+    teams = _team_event(played.table.round.tournament.club)
+    team = Team.objects.filter(tournament__slug=teams).order_by("seed").first()
+    pages += [
+        f"/t/{teams}/teams/",
+        f"/t/{teams}/crosstable/",
+        f"/t/{teams}/manage/",
+        f"/t/{teams}/manage/teams/{team.pk}/withdraw/",
+        f"/t/{teams}/manage/teams/{team.pk}/edit/",
     ]
     for page in pages:
         browser.get(f"{live_server.url}{page}")
