@@ -52,7 +52,8 @@ def period_games(period: RatingPeriod) -> PeriodGames:
 
 def periods_games(periods: Sequence[RatingPeriod]) -> list[PeriodGames]:
     """``period_games`` of many periods, read with a few queries per few hundred
-    periods rather than two per period."""
+    periods rather than two per period. Games nobody played are left out: those still
+    pending when their round closed, and unfinished ones without a piece out."""
     evenings = [p.evening_id for p in periods if p.round_id is None]
     evening_rounds: dict[int, list[int]] = defaultdict(list)
     if evenings:
@@ -123,6 +124,7 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
             "id",
             "table__round_id",
             "table_id",
+            "status",
             "first_position",
             "direction",
             "out_1",
@@ -131,7 +133,14 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
             "out_4",
         )
     )
-    for game_id, round_id, table_id, first, direction, *outs in records.iterator(chunk_size=20_000):
+    unfinished = GameRecord.Status.UNFINISHED
+    rows = records.iterator(chunk_size=20_000)
+    for game_id, round_id, table_id, status, first, direction, *outs in rows:
+        if status == unfinished and not any(outs):
+            # Nobody brought a piece out before the turn ended: the game the standings
+            # count as the book's 3:3 (docs/scoring.md, "Unplayed games") was never
+            # played, and tells nothing of anyone's strength.
+            continue
         table = names.get(table_id)
         if table is None:
             table = names[table_id] = {p: str(pid) for p, pid in seats[table_id].items()}

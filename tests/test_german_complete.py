@@ -13,13 +13,18 @@ from django.urls import reverse
 
 from games import rulesets
 from tests.factories import UserFactory
-from tournaments.demo import EVENING, SWISS, demo_load
+from tournaments.demo import CLUB, EVENING, SWISS, demo_load
 from tournaments.models import Club, Game, Player, Seat, Tournament
+from tournaments.services.actor import Actor
+from tournaments.services.results import game_record_out
+from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.services.teams import team_add
 
 # Attributes a reader hears or sees as text.
 TEXT_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt", "aria-roledescription"}
-# The same in both languages on purpose: the paste form's example names.
-ALLOWED = {"Anna, 1620 Bert Cleo, 1500"}
+# The same in both languages on purpose: the paste forms' example names.
+ALLOWED = {"Anna, 1620 Bert Cleo, 1500", "Anna Adler + Ben Berg Stars: Cleo, 1500 + Dora"}
+TEAMS = "pairs-2026"
 SENTENCE = re.compile(r"[^\W\d_]{2,}\W+[^\W\d_]{2,}")
 URL = re.compile(r"https?://\S+")
 
@@ -115,7 +120,16 @@ def pages() -> list[str]:
             reverse("entry-detail", args=[slug, entry.pk]),
             reverse("tournament-manage", args=[slug]),
             reverse("tournament-edit", args=[slug]),
+            reverse("tournament-crosstable", args=[slug]),
         ]
+        team = tournament.teams.order_by("seed").first()
+        if team is not None:
+            urls += [
+                reverse("team-standings", args=[slug]),
+                reverse("team-edit", args=[slug, team.pk]),
+                reverse("team-withdraw", args=[slug, team.pk]),
+                reverse("team-dissolve", args=[slug, team.pk]),
+            ]
         for round_ in tournament.rounds.all():
             n = round_.number
             urls += [
@@ -148,7 +162,34 @@ def pages() -> list[str]:
 def demo(db):
     organiser = UserFactory(username="organiser", is_staff=True)  # the demo's staff account
     demo_load(organiser=organiser)
+    _team_event(organiser)
     return organiser
+
+
+def _team_event(organiser) -> None:
+    """A 2 vs 2 event with a round played, for the team pages (the demo has none)."""
+    from tournaments.services.tournaments import tournament_create
+
+    by = Actor.director(organiser)
+    event = tournament_create(
+        club=Club.objects.get(slug=CLUB),
+        name="Pairs 2026",
+        slug=TEAMS,
+        kind=Tournament.Kind.TEAMS,
+        rounds_planned=2,
+        published=True,
+        by=by,
+    )
+    players = Player.objects.filter(club__slug=CLUB).order_by("name")[:8]
+    for i in range(4):
+        first, second = players[2 * i].name, players[2 * i + 1].name
+        team_add(tournament=event, name=f"Team {i + 1}", players=[first, second], by=by)
+    round_ = round_pair_next(tournament=event, by=by)
+    round_publish(round=round_, by=by)
+    for game in Game.objects.filter(table__round=round_):
+        game_record_out(game=game, out=[3, 1, 2, 1], by=by)
+    round_close(round=round_, by=by)
+    round_publish(round=round_pair_next(tournament=event, by=by), by=by)
 
 
 @pytest.mark.django_db

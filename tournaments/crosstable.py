@@ -13,7 +13,7 @@ and the head-to-head score is the team's dropped score; team-mates get no cell.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .scoring import DEFAULT_SETTINGS, ScoringSettings
@@ -134,3 +134,35 @@ def _head_to_head(
     if table.teams is not None:
         return tuple(settings.game_scores(out, table.teams)[i] for out in table.games)
     return tuple(settings.game_scores((out[i], out[j]))[0] for out in table.games)
+
+
+def team_crosstable(
+    teams: Sequence[str],
+    tables: Iterable[SharedTable],
+    team_of: Mapping[str, str],
+    settings: ScoringSettings = DEFAULT_SETTINGS,
+) -> list[CrossRow]:
+    """A 2 vs 2 event's crosstable: one row per team, in the order given. Each team
+    table (two ``teams`` of seats) is a meeting of the two teams its players belong to
+    (``team_of``: player to team); a cell holds the row team's dropped score in each
+    game, so a cell and its mirror add up to twice the team target per game. Tables of
+    players outside ``teams`` are left out."""
+    order = list(teams)
+    known = set(order)
+    rows = {t: CrossRow(t, {}) for t in order}
+    for table in tables:
+        if table.teams is None or len(table.teams) != 2:
+            continue
+        sides = [team_of.get(table.seats[members[0]]) for members in table.teams]
+        a, b = sides
+        if a is None or b is None or a == b or a not in known or b not in known:
+            continue
+        scores = [settings.game_scores(out, table.teams) for out in table.games]
+        for (me, other), members in zip(((a, b), (b, a)), table.teams, strict=True):
+            rows[me].cells.setdefault(other, Cell()).encounters.append(
+                Encounter(table.round, tuple(s[members[0]] for s in scores))
+            )
+    for row in rows.values():
+        for cell in row.cells.values():
+            cell.encounters.sort(key=lambda e: e.round)
+    return [rows[t] for t in order]

@@ -249,3 +249,39 @@ class ClubForm(forms.ModelForm):
     class Meta:
         model = Club
         fields = ["name", "city"]
+
+
+class TeamsPasteForm(forms.Form):
+    teams = forms.CharField(
+        label=_("Teams"),
+        widget=forms.Textarea(
+            attrs={"rows": 5, "placeholder": "Anna Adler + Ben Berg\nStars: Cleo, 1500 + Dora"}
+        ),
+        help_text=_(
+            "One team per line: two players joined by +, optionally a team name and a colon "
+            "before them, a comma and a rating after a name."
+        ),
+    )
+
+
+class TeamForm(forms.Form):
+    """Two entered players without a team become one."""
+
+    name = forms.CharField(label=_("Team name"), max_length=120)
+    first = _EntryChoice(queryset=Entry.objects.none(), label=_("Player"))
+    second = _EntryChoice(queryset=Entry.objects.none(), label=_("and player"))
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        free = (
+            tournament.entries.select_related("player")
+            .exclude(status=Entry.Status.WITHDRAWN)
+            .filter(team_as_first__isnull=True, team_as_second__isnull=True)
+            .order_by("player__name")
+        )
+        self.fields["first"].queryset = free
+        self.fields["second"].queryset = free
+
+
+class TeamNameForm(forms.Form):
+    name = forms.CharField(label=_("Team name"), max_length=120)

@@ -1,12 +1,13 @@
 from django.urls import path
 
-from . import views, views_desk, views_live, views_manage, views_print
+from . import views, views_desk, views_live, views_manage, views_print, views_teams
 
 urlpatterns = [
     path("new/", views_manage.tournament_create, name="tournament-create"),
     path("import/", views_manage.tournament_import, name="tournament-import"),
     path("<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("<slug:slug>/standings/", views.tournament_standings_view, name="tournament-standings"),
+    path("<slug:slug>/teams/", views_teams.team_standings_view, name="team-standings"),
     path("<slug:slug>/crosstable/", views.tournament_crosstable_view, name="tournament-crosstable"),
     path(
         "<slug:slug>/crosstable.csv",
@@ -23,6 +24,24 @@ urlpatterns = [
     path("<slug:slug>/manage/settings/", views_manage.tournament_edit, name="tournament-edit"),
     path("<slug:slug>/manage/entries/paste/", views_desk.entries_paste, name="entries-paste"),
     path("<slug:slug>/manage/entries/late/", views_desk.entry_add_late, name="entry-add-late"),
+    path("<slug:slug>/manage/teams/paste/", views_teams.teams_paste, name="teams-paste"),
+    path("<slug:slug>/manage/teams/form/", views_teams.team_form, name="team-form"),
+    path("<slug:slug>/manage/teams/<int:team_id>/edit/", views_teams.team_edit, name="team-edit"),
+    path(
+        "<slug:slug>/manage/teams/<int:team_id>/withdraw/",
+        views_teams.team_withdraw,
+        name="team-withdraw",
+    ),
+    path(
+        "<slug:slug>/manage/teams/<int:team_id>/readmit/",
+        views_teams.team_readmit,
+        name="team-readmit",
+    ),
+    path(
+        "<slug:slug>/manage/teams/<int:team_id>/dissolve/",
+        views_teams.team_dissolve,
+        name="team-dissolve",
+    ),
     path("<slug:slug>/manage/check-in/", views_desk.check_in, name="check-in"),
     path(
         "<slug:slug>/manage/check-in/everyone/",

@@ -132,14 +132,15 @@ def tournament_crosstable_view(request: HttpRequest, slug: str) -> HttpResponse:
 def tournament_crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """One row per player in standings order, one column per opponent holding the sum of
     her head-to-head dropped scores against that opponent (numbers stay numbers); empty
-    when they never met, "round N" for a league meeting still to come."""
+    when they never met, "round N" for a league meeting still to come. A 2 vs 2 event's
+    rows and columns are teams."""
     tournament = _tournament(request, slug)
     table = tournament_crosstable(tournament=tournament)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-crosstable.csv"'
     writer = SafeWriter(response)
     writer.writerow(
-        ["no.", "player"]
+        ["no.", "team" if table.teams else "player"]
         + [f"{line.number} {line.standing.name}" for line in table.lines]
         + ["games", "head-to-head", "score", "rank"]
     )

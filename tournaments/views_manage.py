@@ -29,12 +29,15 @@ from .forms import (
     ResultForm,
     SkipForm,
     SwapForm,
+    TeamForm,
+    TeamsPasteForm,
     TournamentForm,
 )
 from .live import POLL_MS, live_etag, live_page, round_state, standings_state
 from .models import Club, ForbiddenPair, ResultSubmission, Round, Seat, Tournament
 from .permissions import can_direct
 from .selectors.rounds import round_progress, round_tables, round_trails
+from .selectors.teams import desk_teams
 from .services import entries as entry_services
 from .services import rounds as round_services
 from .services import tournaments as tournament_services
@@ -170,6 +173,12 @@ def manage_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "evening_closed": tournament.kind == Tournament.Kind.EVENING
         and tournament.status == Tournament.Status.FINISHED,
     }
+    if tournament.is_team_event:
+        context.update(
+            teams=desk_teams(tournament=tournament),
+            teams_paste_form=TeamsPasteForm(),
+            team_form=TeamForm(tournament=tournament),
+        )
     context.update(extra)
     return context
 

@@ -10,8 +10,8 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.factories import UserFactory, tournament_with_players
-from tournaments.models import Game
-from tournaments.services.results import Actor, game_record_moves
+from tournaments.models import Game, Team
+from tournaments.services.results import Actor, game_record_moves, game_record_out
 from tournaments.services.rounds import round_pair_next, round_publish
 
 pytestmark = pytest.mark.browser
@@ -52,6 +52,17 @@ def test_no_page_breaks_the_content_security_policy(browser, wait, login, live_s
         "/ratings/",
         "/api/v1/docs/",
         "/admin/",
+    ]
+    # A 2 vs 2 event's pages: team standings, crosstable, the teams on the organiser's
+    # page and the asking page before a withdrawal.
+    teams = _team_event(played.table.round.tournament.club)
+    team = Team.objects.filter(tournament__slug=teams).order_by("seed").first()
+    pages += [
+        f"/t/{teams}/teams/",
+        f"/t/{teams}/crosstable/",
+        f"/t/{teams}/manage/",
+        f"/t/{teams}/manage/teams/{team.pk}/withdraw/",
+        f"/t/{teams}/manage/teams/{team.pk}/edit/",
     ]
     for page in pages:
         browser.get(f"{live_server.url}{page}")
@@ -119,6 +130,9 @@ def test_public_and_player_pages_fit_a_phone_without_sideways_scrolling(
         f"/ratings/players/{player}/",
         "/ratings/",
         f"/ratings/clubs/{tournament.club.slug}/",
+        # A 2 vs 2 event: its team standings and its crosstable of teams.
+        f"/t/{_team_event(tournament.club)}/teams/",
+        "/t/csp-pairs/crosstable/",
     ]
     for page in pages:
         browser.get(f"{live_server.url}{page}")
@@ -129,3 +143,32 @@ def test_public_and_player_pages_fit_a_phone_without_sideways_scrolling(
         if width > inner:
             browser.save_screenshot(str(artefacts / f"phone-{language}-overflow.png"))
         assert width <= inner, (page, width, inner)
+    # The team pages measured were the real ones, not a page of their own refusing.
+    browser.get(f"{live_server.url}/t/csp-pairs/teams/")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#team-standings tbody tr")) == 12
+    browser.get(f"{live_server.url}/t/csp-pairs/crosstable/")
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".crosstable tbody tr")) == 12
+
+
+def _team_event(club: Any) -> str:
+    """A 2 vs 2 event of twelve teams (long names) with a round played; its slug."""
+    from tests.factories import TournamentFactory
+    from tournaments.models import Tournament
+    from tournaments.services.rounds import round_close
+    from tournaments.services.teams import team_add
+
+    by = Actor.command()
+    event = TournamentFactory(club=club, kind=Tournament.Kind.TEAMS, slug="csp-pairs")
+    for i in range(12):
+        team_add(
+            tournament=event,
+            name=f"Hanseatic Pentagame Partners {i + 1}",
+            players=[f"Annegret Vogelsang-Meier {i}", f"Bartholomew Okonkwo-Smith {i}"],
+            by=by,
+        )
+    round_ = round_pair_next(tournament=event, by=by)
+    round_publish(round=round_, by=by)
+    for game in Game.objects.filter(table__round=round_):
+        game_record_out(game=game, out=[3, 1, 2, 1], by=by)
+    round_close(round=round_, by=by)
+    return event.slug

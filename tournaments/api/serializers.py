@@ -251,6 +251,10 @@ class TeamSerializer(serializers.ModelSerializer):
         return [EntrySerializer(team.first).data, EntrySerializer(team.second).data]
 
 
+class TeamRenameSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+
+
 class TeamCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     players = serializers.ListField(

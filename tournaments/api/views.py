@@ -260,8 +260,9 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         return Response(s.EntrySerializer(entry).data)
 
 
-class TeamViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
-    """The teams of a 2 vs 2 event; POST enters a team of two players, and
+class TeamViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
+    """The teams of a 2 vs 2 event; POST enters a team of two players, PATCH renames
+    one, DELETE dissolves one before its first round (its players stay entered), and
     ``standings/`` lists the teams' standings (the players' are ``../standings/``)."""
 
     serializer_class = s.TeamSerializer
@@ -292,6 +293,28 @@ class TeamViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         """Withdraw the team (both players); it is not paired again."""
         team = team_services.team_withdraw(team=self.get_object(), by=Actor.director(request.user))
         return Response(s.TeamSerializer(team).data)
+
+    @extend_schema(request=None, responses={200: s.TeamSerializer})
+    @action(detail=True, methods=["post"])
+    def readmit(self, request: Request, slug: str, pk: str) -> Response:
+        """Re-admit a withdrawn team (both players): paired again from the next round."""
+        team = team_services.team_readmit(team=self.get_object(), by=Actor.director(request.user))
+        return Response(s.TeamSerializer(team).data)
+
+    @extend_schema(request=s.TeamRenameSerializer, responses={200: s.TeamSerializer})
+    def partial_update(self, request: Request, slug: str, pk: str) -> Response:
+        """Rename the team."""
+        data = s.TeamRenameSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        team = team_services.team_rename(
+            team=self.get_object(),
+            name=data.validated_data["name"],
+            by=Actor.director(request.user),
+        )
+        return Response(s.TeamSerializer(team).data)
+
+    def perform_destroy(self, instance: Team) -> None:
+        team_services.team_dissolve(team=instance, by=Actor.director(self.request.user))
 
     @extend_schema(responses={200: OpenApiResponse(description="team standings with tie-breaks")})
     @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])

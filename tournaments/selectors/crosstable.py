@@ -5,12 +5,15 @@ fed to the pure core tournaments/crosstable.py."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from tournaments.crosstable import Cell, CrossRow, SharedTable, crosstable
+from tournaments.crosstable import Cell, CrossRow, SharedTable, crosstable, team_crosstable
 from tournaments.models import Round, Tournament
+from tournaments.models_team import TABLE_TEAMS
 from tournaments.pairing.league import LeagueSchedule
 
 from .standings import StandingRow, scoring_settings, tournament_standings, tournament_tables
+from .teams import TeamStandingRow, team_standings
 
 
 @dataclass
@@ -19,7 +22,8 @@ class CrosstableLine:
     holds one entry per column (None on the diagonal and for opponents never met)."""
 
     number: int
-    standing: StandingRow
+    # A team event's lines are teams (TeamStandingRow: name, score, rank, withdrawn).
+    standing: StandingRow | TeamStandingRow
     row: CrossRow
     cells: list[Cell | None]
 
@@ -34,9 +38,55 @@ class Crosstable:
     # schedule deviates: (name, name, meetings per cycle) for pairs that meet more or
     # never (0).
     deviation: list[tuple[str, str, int]] = field(default_factory=list)
+    # A 2 vs 2 event's crosstable is of teams.
+    teams: bool = False
+
+
+def _lines(standings: Any, rows: list[CrossRow], key: str) -> list[CrosstableLine]:
+    lines = [
+        CrosstableLine(number=i, standing=standing, row=row, cells=[])
+        for i, (standing, row) in enumerate(zip(standings, rows, strict=True), start=1)
+    ]
+    for line in lines:
+        line.cells = [
+            None if other is line else line.row.cell(str(getattr(other.standing, key)))
+            for other in lines
+        ]
+    return lines
+
+
+def team_event_crosstable(*, tournament: Tournament) -> Crosstable:
+    """Teams as rows and columns, in the team standings' order; each cell the row
+    team's dropped score in every game of their matches."""
+    standings = team_standings(tournament=tournament)
+    team_of = {
+        str(entry): str(team.pk)
+        for team in tournament.teams.all()
+        for entry in (team.first_id, team.second_id)
+    }
+    tables = [
+        SharedTable(
+            t.round,
+            tuple(str(e) for e in t.entries),
+            tuple(tuple(g) for g in t.games),
+            teams=TABLE_TEAMS,
+        )
+        for t in tournament_tables(tournament=tournament, closed_only=True)
+        if not t.is_bye and len(t.entries) == 4
+    ]
+    order = [str(r.team_id) for r in standings.rows]
+    rows = team_crosstable(order, tables, team_of, scoring_settings(tournament))
+    return Crosstable(
+        lines=_lines(standings.rows, rows, "team_id"),
+        rounds_closed=standings.rounds_closed,
+        league=False,
+        teams=True,
+    )
 
 
 def tournament_crosstable(*, tournament: Tournament) -> Crosstable:
+    if tournament.is_team_event:
+        return team_event_crosstable(tournament=tournament)
     standings = tournament_standings(tournament=tournament)
     tables = [
         SharedTable(t.round, tuple(str(e) for e in t.entries), tuple(tuple(g) for g in t.games))
@@ -71,17 +121,8 @@ def tournament_crosstable(*, tournament: Tournament) -> Crosstable:
             ]
     order = [str(r.entry_id) for r in standings.rows]
     rows = crosstable(order, tables, scoring_settings(tournament), scheduled)
-    lines = [
-        CrosstableLine(number=i, standing=standing, row=row, cells=[])
-        for i, (standing, row) in enumerate(zip(standings.rows, rows, strict=True), start=1)
-    ]
-    for line in lines:
-        line.cells = [
-            None if other is line else line.row.cell(str(other.standing.entry_id))
-            for other in lines
-        ]
     return Crosstable(
-        lines=lines,
+        lines=_lines(standings.rows, rows, "entry_id"),
         rounds_closed=standings.rounds_closed,
         league=bool(scheduled),
         deviation=deviation,

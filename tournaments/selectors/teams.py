@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from django.core.cache import cache
 
 from games.pentagame.dropped import dropped_scores
-from tournaments.models import Team, Tournament
+from tournaments.models import Seat, Team, Tournament
 from tournaments.models_team import TABLE_TEAMS, TEAM_TARGET
 from tournaments.standings import (
     GameResult,
@@ -167,3 +167,27 @@ def _compute(tournament: Tournament) -> TeamStandings:
 def team_scores(*, tournament: Tournament) -> dict[int, float]:
     """Total score per team over the closed rounds (what the team pairing ranks by)."""
     return {row.team_id: row.score for row in team_standings(tournament=tournament).rows}
+
+
+@dataclass(frozen=True)
+class DeskTeam:
+    """A team as the organiser's players page lists it."""
+
+    team: Team
+    status: str  # active, late or withdrawn (withdrawn if either player is)
+    played: bool  # has sat at a table: withdrawn then, never dissolved
+
+
+def desk_teams(*, tournament: Tournament) -> list[DeskTeam]:
+    """The event's teams by seed, with their status and whether they have played: two
+    queries whatever the number of teams."""
+    teams = list(
+        tournament.teams.select_related("first__player", "second__player").order_by("seed")
+    )
+    seated = set(
+        Seat.objects.filter(round__tournament=tournament).values_list("entry_id", flat=True)
+    )
+    return [
+        DeskTeam(team=t, status=_status(t), played=bool({t.first_id, t.second_id} & seated))
+        for t in teams
+    ]

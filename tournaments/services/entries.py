@@ -31,8 +31,8 @@ _NUMBER = re.compile(r"[+-]?\d+")
 class PasteError(ServiceError):
     """A pasted list with bad lines: every problem, one per bad line, in line order."""
 
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems), field="players")
+    def __init__(self, problems: list[str], *, field: str = "players") -> None:
+        super().__init__("; ".join(problems), field=field)
         self.problems = problems
 
 
@@ -381,6 +381,13 @@ def entry_delete(*, entry: Entry, by: Actor) -> None:
             raise ConflictError(
                 _("%(name)s has played in round %(round)s; withdraw them instead")
                 % {"name": locked.player.name, "round": first[0]},
+                field="entry",
+            )
+        # Deleting a team's player would take the team with it, unseen (a cascade).
+        if hasattr(locked, "team_as_first") or hasattr(locked, "team_as_second"):
+            raise ConflictError(
+                _("%(name)s plays in a team; dissolve the team first")
+                % {"name": locked.player.name},
                 field="entry",
             )
         player = locked.player

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
@@ -31,8 +31,20 @@ from tournaments.selectors.teams import team_scores
 
 from .actor import Actor, require_actor
 from .audit import audit_record
-from .entries import NAME_MAX, entry_add, entry_withdraw
-from .errors import ServiceError
+from .entries import (
+    _NUMBER,
+    NAME_MAX,
+    SEPARATORS,
+    PasteError,
+    _line_problem,
+    _name_problem,
+    _open,
+    _rating_problem,
+    entry_add,
+    entry_readmit,
+    entry_withdraw,
+)
+from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
 
 # The two games of a team match (section 21): one clockwise from seat 1, one
@@ -110,6 +122,276 @@ def team_withdraw(*, team: Team, by: Actor) -> Team:
             entry_withdraw(entry=entry, by=by)
         team.refresh_from_db()
     return team
+
+
+def team_readmit(*, team: Team, by: Actor) -> Team:
+    """Undo a team's withdrawal: both players are paired again from the next round."""
+    require_actor(by)
+    with transaction.atomic():
+        for entry in (team.first, team.second):
+            entry_readmit(entry=entry, by=by)
+        team.refresh_from_db()
+    return team
+
+
+def _team_name(name: object, field: str = "name") -> str:
+    name = " ".join(str(name).split())
+    if not name:
+        raise ServiceError(_("a team needs a name"), field=field)
+    if len(name) > NAME_MAX:
+        raise ServiceError(
+            _("a name has at most %(count)d characters") % {"count": NAME_MAX}, field=field
+        )
+    return name
+
+
+def _locked_team(team: Team) -> Team:
+    locked = (
+        Team.objects.select_for_update()
+        .select_related("first__player", "second__player")
+        .filter(pk=team.pk)
+        .first()
+    )
+    if locked is None:
+        raise ConflictError(_("this team was dissolved meanwhile; reload"), field="team")
+    return locked
+
+
+def _in_team(entry: Entry) -> bool:
+    return Team.objects.filter(models.Q(first=entry) | models.Q(second=entry)).exists()
+
+
+def _create(tournament: Tournament, name: str, first: Entry, second: Entry, by: Actor) -> Team:
+    """The team of two entries (inside the caller's transaction, tournament locked)."""
+    if tournament.teams.filter(name=name).exists():
+        raise ServiceError(
+            _("a team named %(name)s is already entered") % {"name": name}, field="name"
+        )
+    top = tournament.teams.aggregate(top=Max("seed"))["top"]
+    team = Team.objects.create(
+        tournament=tournament, name=name, seed=(top or 0) + 1, first=first, second=second
+    )
+    audit_record(
+        tournament=tournament,
+        by=by,
+        action="enter team",
+        target=name,
+        after=[first.player.name, second.player.name],
+    )
+    standings_changed(tournament=tournament)
+    return team
+
+
+def team_form(*, tournament: Tournament, name: str, first: Entry, second: Entry, by: Actor) -> Team:
+    """Make a team of two players already entered (and in no team yet)."""
+    require_actor(by)
+    check_team_event(tournament)
+    name = _team_name(name)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        _open(tournament)
+        chosen = []
+        for field, entry in (("first", first), ("second", second)):
+            locked = (
+                Entry.objects.select_for_update()
+                .select_related("player")
+                .filter(pk=getattr(entry, "pk", None), tournament=tournament)
+                .first()
+            )
+            if locked is None:
+                raise ServiceError(_("choose a player entered here"), field=field)
+            if locked.status == Entry.Status.WITHDRAWN:
+                raise ConflictError(
+                    _("%(name)s is withdrawn; re-admit them first") % {"name": locked.player.name},
+                    field=field,
+                )
+            if _in_team(locked):
+                raise ConflictError(
+                    _("%(name)s is in a team already") % {"name": locked.player.name},
+                    field=field,
+                )
+            if locked.seats.exists():
+                # Only a team is paired here; a seat means a game already played alone.
+                raise ConflictError(
+                    _("%(name)s has played already") % {"name": locked.player.name},
+                    field=field,
+                )
+            chosen.append(locked)
+        if chosen[0].pk == chosen[1].pk:
+            raise ServiceError(_("a team is two different players"), field="second")
+        return _create(tournament, name, chosen[0], chosen[1], by)
+
+
+def team_rename(*, team: Team, name: str, by: Actor) -> Team:
+    require_actor(by)
+    name = _team_name(name)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
+        locked = _locked_team(team)
+        if name == locked.name:
+            return locked
+        if tournament.teams.filter(name=name).exclude(pk=locked.pk).exists():
+            raise ServiceError(
+                _("a team named %(name)s is already entered") % {"name": name}, field="name"
+            )
+        before = locked.name
+        locked.name = name
+        locked.save(update_fields=["name"])
+        audit_record(tournament=tournament, by=by, action="rename team", target=name, before=before)
+        standings_changed(tournament=tournament)
+    return locked
+
+
+def team_dissolve(*, team: Team, by: Actor) -> None:
+    """Undo a team before its first round (a wrong pairing of partners): the two players
+    stay entered, free to form other teams (or to be deleted). A team that has played
+    is withdrawn instead: its games are history."""
+    require_actor(by)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
+        locked = _locked_team(team)
+        first = (
+            Seat.objects.filter(entry_id__in=[locked.first_id, locked.second_id])
+            .order_by("round__number")
+            .values_list("round__number", flat=True)
+            .first()
+        )
+        if first is not None:
+            raise ConflictError(
+                _("%(name)s has played in round %(round)s; withdraw the team instead")
+                % {"name": locked.name, "round": first},
+                field="team",
+            )
+        audit_record(
+            tournament=tournament,
+            by=by,
+            action="dissolve team",
+            target=locked.name,
+            before=[locked.first.player.name, locked.second.player.name],
+        )
+        locked.delete()
+        standings_changed(tournament=tournament)
+
+
+# A pasted team: `Anna Adler + Ben Berg`, optionally named (`Stars: Anna + Ben`) and
+# with ratings as in a list of players (`Anna Adler, 1620 + Ben Berg`).
+_PLUS = "+"
+
+
+def _paste_player(part: str) -> tuple[str, int | None, str | None]:
+    pieces = SEPARATORS.split(part)
+    name = " ".join(pieces[0].split())
+    if len(pieces) > 2:
+        return name, None, _("one name and at most one rating per player")
+    rating: int | None = None
+    if len(pieces) == 2 and pieces[1].strip():
+        raw = pieces[1].strip()
+        if not _NUMBER.fullmatch(raw):
+            return name, None, _("rating must be a number")
+        rating = int(raw)
+        problem = _rating_problem(rating)
+        if problem:
+            return name, None, problem
+    return name, rating, _name_problem(name)
+
+
+def _parse_teams(
+    text: str,
+) -> tuple[list[tuple[int, str, list[tuple[str, int | None]]]], list[tuple[int, str]]]:
+    """The lines of a pasted list of teams as (line number, team name, players), and a
+    problem for each bad line, as for a pasted list of players."""
+    rows: list[tuple[int, str, list[tuple[str, int | None]]]] = []
+    problems: list[tuple[int, str]] = []
+    players_seen: dict[str, int] = {}
+    names_seen: dict[str, int] = {}
+    for number, line in enumerate(str(text).splitlines(), start=1):
+        if not line.strip():
+            continue
+        label, colon, rest = line.partition(":")
+        team_name, body = (" ".join(label.split()), rest) if colon else ("", line)
+        problem: str | None = None
+        parts = body.split(_PLUS)
+        players: list[tuple[str, int | None]] = []
+        if len(parts) != 2:
+            problem = _("a team is two players joined by +, e.g. Anna Adler + Ben Berg")
+        else:
+            for part in parts:
+                name, rating, part_problem = _paste_player(part)
+                problem = problem or part_problem
+                players.append((name, rating))
+        if problem is None and players[0][0].casefold() == players[1][0].casefold():
+            problem = _("a team is two different players")
+        if problem is None and colon and not team_name:
+            problem = _("a team needs a name")
+        if problem is None:
+            team_name = team_name or f"{players[0][0]} + {players[1][0]}"
+            if len(team_name) > NAME_MAX:
+                problem = _("a name has at most %(count)d characters") % {"count": NAME_MAX}
+        if problem is None and team_name.casefold() in names_seen:
+            problem = _("%(name)s appears twice (line %(line)s too)") % {
+                "name": team_name,
+                "line": names_seen[team_name.casefold()],
+            }
+        for name, _rating in players if problem is None else []:
+            if name.casefold() in players_seen:
+                problem = _("%(name)s appears twice (line %(line)s too)") % {
+                    "name": name,
+                    "line": players_seen[name.casefold()],
+                }
+                break
+        if problem is not None:
+            problems.append((number, _line_problem(number, line.strip(), problem)))
+            continue
+        names_seen[team_name.casefold()] = number
+        for name, _rating in players:
+            players_seen[name.casefold()] = number
+        rows.append((number, team_name, players))
+    return rows, problems
+
+
+def teams_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Team]:
+    """Enter a pasted list of teams, one per line. A player already entered and in no
+    team joins as she is; anyone else is entered as for a pasted list of players. All or
+    nothing: every bad line is named (PasteError, field ``teams``) and nothing changes."""
+    require_actor(by)
+    check_team_event(tournament)
+    rows, problems = _parse_teams(text)
+    if not rows and not problems:
+        raise ServiceError(_("the list is empty"), field="teams")
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        _open(tournament)
+        entries = {e.player.name.casefold(): e for e in tournament.entries.select_related("player")}
+        teamed = {e for t in tournament.teams.all() for e in (t.first_id, t.second_id)}
+        team_names = {n.casefold() for n in tournament.teams.values_list("name", flat=True)}
+        for number, team_name, players in rows:
+            problem: str | None = None
+            if team_name.casefold() in team_names:
+                problem = _("a team named %(name)s is already entered") % {"name": team_name}
+            for name, _rating in players:
+                entry = entries.get(name.casefold())
+                if problem is None and entry is not None:
+                    if entry.pk in teamed:
+                        problem = _("%(name)s is in a team already") % {"name": name}
+                    elif entry.status == Entry.Status.WITHDRAWN:
+                        problem = _("%(name)s is withdrawn; re-admit them first") % {"name": name}
+            if problem is not None:
+                problems.append((number, _line_problem(number, team_name, problem)))
+        if problems:
+            problems.sort(key=lambda p: p[0])
+            raise PasteError([message for _number, message in problems], field="teams")
+        teams = []
+        try:
+            for _number, team_name, players in rows:
+                first, second = (
+                    entries.get(name.casefold())
+                    or entry_add(tournament=tournament, name=name, rating=rating, by=by)
+                    for name, rating in players
+                )
+                teams.append(_create(tournament, team_name, first, second, by))
+        except ServiceError as exc:
+            raise ServiceError(exc.message, field="teams") from None
+    return teams
 
 
 def team_of_entries(tournament: Tournament) -> dict[int, Team]:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.crosstable import SharedTable, crosstable
-from tournaments.scoring import dropped_scores
+from tournaments.crosstable import SharedTable, crosstable, team_crosstable
+from tournaments.scoring import ScoringSettings, dropped_scores
+
+TEAM_SETTINGS = ScoringSettings(target=5, team_target=5)
 
 
 def test_a_two_player_table_gives_each_game_s_dropped_score_and_its_mirror() -> None:
@@ -46,3 +48,44 @@ def test_scheduled_meetings_show_without_scores_and_rematches_are_listed() -> No
     pending = by["c"].cells["a"]
     assert not pending.played and pending.encounters[0].round == 2
     assert pending.total == 0 and by["c"].games == 0
+
+
+TEAM_OF = {"a": "A", "c": "A", "b": "B", "d": "B", "e": "C", "g": "C", "f": "D", "h": "D"}
+SIDES = ((0, 2), (1, 3))
+
+
+def test_a_team_crosstable_has_one_cell_per_pair_of_teams_with_each_games_team_score() -> None:
+    # Round 1: A (a, c in seats 1+3) against B; game 1 A brings out 5, B 2; game 2 B
+    # plays out the round to 6 against 1.
+    table = SharedTable(1, ("a", "b", "c", "d"), ((3, 1, 2, 1), (0, 3, 1, 3)), teams=SIDES)
+    rows = {r.player: r for r in team_crosstable(["A", "B"], [table], TEAM_OF, TEAM_SETTINGS)}
+    assert rows["A"].cells["B"].encounters[0].scores == (8.0, 0.0)
+    assert rows["B"].cells["A"].encounters[0].scores == (2.0, 10.0)
+    assert "A" not in rows["A"].cells
+    # Zero-sum per game: a cell and its mirror add up to twice the team target.
+    assert rows["A"].total + rows["B"].total == 2 * 5 * 2
+
+
+def test_a_team_crosstable_follows_the_seats_not_the_order_of_the_sides() -> None:
+    # B sits in seats 1+3 this time: the cells stay team against team.
+    first = SharedTable(1, ("a", "b", "c", "d"), ((3, 0, 2, 0),), teams=SIDES)
+    second = SharedTable(2, ("b", "e", "d", "g"), ((1, 2, 1, 3),), teams=SIDES)
+    rows = {
+        r.player: r
+        for r in team_crosstable(["C", "B", "A"], [second, first], TEAM_OF, TEAM_SETTINGS)
+    }
+    assert [r.player for r in team_crosstable(["C", "B", "A"], [], TEAM_OF)] == ["C", "B", "A"]
+    assert rows["B"].cells["A"].total == 0.0 and rows["A"].cells["B"].total == 10.0
+    assert rows["B"].cells["C"].total == 2.0 and rows["C"].cells["B"].total == 8.0
+    assert rows["B"].games == 2 and "C" not in rows["A"].cells
+
+
+def test_a_team_crosstable_leaves_out_unknown_teams_and_tables_without_sides() -> None:
+    tables = [
+        SharedTable(1, ("a", "b", "c", "d"), ((3, 1, 2, 1),), teams=SIDES),
+        SharedTable(1, ("e", "f", "g", "h"), ((3, 1, 2, 1),), teams=SIDES),
+        SharedTable(2, ("a", "b"), ((3, 1),)),
+    ]
+    rows = team_crosstable(["A", "B"], tables, TEAM_OF, TEAM_SETTINGS)
+    assert [sorted(r.cells) for r in rows] == [["B"], ["A"]]
+    assert rows[0].games == 1

@@ -245,3 +245,36 @@ def test_a_partner_cannot_confirm_her_teams_report_an_opponent_can(director):
     # Seat 2 plays for the other team.
     assert players.post(url.format(token[2]) + "confirm/", {}, format="json").status_code == 200
     assert director.get(f"/api/v1/games/{game['id']}/").json()["confirmed"] is True
+
+
+def test_a_team_is_renamed_readmitted_and_dissolved_through_the_api(director):
+    _create(director, TEAMS)
+    teams = {t["name"]: t["id"] for t in director.get(f"{BASE}/teams/").json()["results"]}
+    renamed = director.patch(f"{BASE}/teams/{teams['Stars']}/", {"name": "Novae"}, format="json")
+    assert renamed.status_code == 200 and renamed.json()["name"] == "Novae"
+    taken = director.patch(f"{BASE}/teams/{teams['Stars']}/", {"name": "Moons"}, format="json")
+    assert taken.status_code == 400 and taken.json()["field"] == "name"
+    assert director.post(f"{BASE}/teams/{teams['Suns']}/withdraw/").status_code == 200
+    back = director.post(f"{BASE}/teams/{teams['Suns']}/readmit/")
+    assert back.status_code == 200
+    assert {p["status"] for p in back.json()["players"]} == {"active"}
+    assert director.delete(f"{BASE}/teams/{teams['Comets']}/").status_code == 204
+    assert len(director.get(f"{BASE}/teams/").json()["results"]) == 3
+    assert len(director.get(f"{BASE}/entries/").json()["results"]) == 8  # players stay
+    # Once a team has played it is withdrawn, not dissolved.
+    director.delete(f"{BASE}/teams/{teams['Moons']}/")
+    assert director.post(f"{BASE}/rounds/").status_code == 201
+    refused = director.delete(f"{BASE}/teams/{teams['Stars']}/")
+    assert refused.status_code == 409 and refused.json()["field"] == "team"
+
+
+def test_only_directors_rename_or_dissolve_a_team(director):
+    _create(director, TEAMS)
+    team = director.get(f"{BASE}/teams/").json()["results"][0]
+    stranger = APIClient()
+    stranger.force_authenticate(UserFactory(username="stranger"))
+    assert stranger.patch(
+        f"{BASE}/teams/{team['id']}/", {"name": "x"}, format="json"
+    ).status_code in (403, 404)
+    assert stranger.delete(f"{BASE}/teams/{team['id']}/").status_code in (403, 404)
+    assert director.get(f"{BASE}/teams/{team['id']}/").json()["name"] == team["name"]

@@ -1,0 +1,228 @@
+"""2 vs 2 team events: the organiser's teams (formed from entered players or pasted as a
+list, renamed, withdrawn and re-admitted, dissolved before their first round) and the
+public team standings. Every write is a service call (services/teams.py); a refused
+one answers 4xx with its message and changes nothing."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from .csv_export import SafeWriter
+from .forms import TeamForm, TeamNameForm, TeamsPasteForm
+from .live import POLL_MS, live_etag, live_page, standings_state
+from .models import Team, Tournament
+from .selectors.standings import tournament_standings
+from .selectors.teams import team_standings
+from .services import teams as team_services
+from .services.actor import Actor
+from .services.entries import PasteError
+from .services.errors import ServiceError
+from .views import _tournament
+from .views_desk import _confirmed, _form_problems, _refused, _status
+from .views_manage import _back, director_required, manage_context
+
+
+def _team(tournament: Tournament, team_id: int) -> Team:
+    if team_id >= 2**63:  # a typed-in id no database integer holds
+        raise Http404("no such team")
+    if not tournament.is_team_event:
+        raise Http404("not a team event")
+    return get_object_or_404(
+        Team.objects.select_related("first__player", "second__player"),
+        tournament=tournament,
+        pk=team_id,
+    )
+
+
+@require_POST
+@director_required
+def teams_paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Enter a pasted list of teams. A refused list comes back in the text box, every
+    bad line named, so nothing typed is lost."""
+    form = TeamsPasteForm(request.POST)
+    if not form.is_valid():
+        return _refused(
+            request,
+            tournament,
+            ServiceError(_("Paste at least one team."), field="teams"),
+            teams_paste_form=form,
+        )
+    try:
+        entered = team_services.teams_paste(
+            tournament=tournament, text=form.cleaned_data["teams"], by=Actor.director(request.user)
+        )
+    except PasteError as exc:
+        for problem in exc.problems:
+            form.add_error("teams", problem)
+        return render(
+            request,
+            "tournaments/manage.html",
+            manage_context(tournament, teams_paste_form=form),
+            status=400,
+        )
+    except ServiceError as exc:
+        form.add_error("teams", exc.message)
+        return _refused(request, tournament, exc, teams_paste_form=form)
+    messages.success(request, _("%(count)s teams entered.") % {"count": len(entered)})
+    return _back(tournament, "#teams")
+
+
+@require_POST
+@director_required
+def team_form(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Two players already entered, and in no team, become a team."""
+    form = TeamForm(request.POST, tournament=tournament)
+    if not form.is_valid():
+        return _refused(request, tournament, ServiceError(_form_problems(form)), team_form=form)
+    data = form.cleaned_data
+    try:
+        team = team_services.team_form(
+            tournament=tournament,
+            name=data["name"],
+            first=data["first"],
+            second=data["second"],
+            by=Actor.director(request.user),
+        )
+    except ServiceError as exc:
+        form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        return _refused(request, tournament, exc, team_form=form)
+    messages.success(request, _("Team %(name)s entered.") % {"name": team.name})
+    return _back(tournament, "#teams")
+
+
+@director_required
+def team_edit(request: HttpRequest, tournament: Tournament, team_id: int) -> HttpResponse:
+    team = _team(tournament, team_id)
+    form = TeamNameForm(request.POST or None, initial={"name": team.name})
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                team_services.team_rename(
+                    team=team, name=form.cleaned_data["name"], by=Actor.director(request.user)
+                )
+            except ServiceError as exc:
+                form.add_error("name", exc.message)
+                status = _status(exc)
+            else:
+                messages.success(request, _("Team %(name)s saved.") % {"name": team.name})
+                return _back(tournament, "#teams")
+        else:
+            status = 400
+    return render(
+        request,
+        "tournaments/team_edit.html",
+        {"tournament": tournament, "team": team, "form": form},
+        status=status,
+    )
+
+
+def _confirm_or(
+    request: HttpRequest, tournament: Tournament, team: Team, action: str
+) -> HttpResponse | None:
+    """The page asking first (with the consequences and one button), or None once the
+    organiser has confirmed."""
+    if _confirmed(request):
+        return None
+    return render(
+        request,
+        "tournaments/team_confirm.html",
+        {"tournament": tournament, "team": team, "action": action},
+    )
+
+
+@director_required
+def team_withdraw(request: HttpRequest, tournament: Tournament, team_id: int) -> HttpResponse:
+    team = _team(tournament, team_id)
+    asking = _confirm_or(request, tournament, team, "withdraw")
+    if asking is not None:
+        return asking
+    try:
+        team_services.team_withdraw(team=team, by=Actor.director(request.user))
+    except ServiceError as exc:
+        return _refused(request, tournament, exc)
+    messages.success(
+        request, _("%(name)s withdrawn; the team will not be paired again.") % {"name": team.name}
+    )
+    return _back(tournament, "#teams")
+
+
+@require_POST
+@director_required
+def team_readmit(request: HttpRequest, tournament: Tournament, team_id: int) -> HttpResponse:
+    team = _team(tournament, team_id)
+    try:
+        team_services.team_readmit(team=team, by=Actor.director(request.user))
+    except ServiceError as exc:
+        return _refused(request, tournament, exc)
+    messages.success(
+        request, _("%(name)s is back and paired from the next round.") % {"name": team.name}
+    )
+    return _back(tournament, "#teams")
+
+
+@director_required
+def team_dissolve(request: HttpRequest, tournament: Tournament, team_id: int) -> HttpResponse:
+    team = _team(tournament, team_id)
+    asking = _confirm_or(request, tournament, team, "dissolve")
+    if asking is not None:
+        return asking
+    try:
+        team_services.team_dissolve(team=team, by=Actor.director(request.user))
+    except ServiceError as exc:
+        return _refused(request, tournament, exc)
+    messages.success(
+        request, _("Team %(name)s dissolved; its players stay entered.") % {"name": team.name}
+    )
+    return _back(tournament, "#teams")
+
+
+def _team_standings_csv(tournament: Tournament) -> HttpResponse:
+    standings = team_standings(tournament=tournament)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-teams.csv"'
+    writer = SafeWriter(response)
+    writer.writerow(
+        ["rank", "team", "player", "player", "score", "rounds", "games", "per game", "per match"]
+        + list(standings.tiebreak_labels)
+    )
+    for row in standings.rows:
+        writer.writerow(
+            [row.rank, row.name, *row.players, row.score, row.rounds, row.games]
+            + [row.per_game, row.per_match, *row.tiebreaks]
+        )
+    return response
+
+
+@require_GET
+def team_standings_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """The teams' standings, and the players' below them (a player scores her team's
+    dropped score in every game). Live like the players' standings page."""
+    tournament = _tournament(request, slug)
+    if not tournament.is_team_event:
+        raise Http404("not a team event")
+    fmt = request.GET.get("format")
+    if fmt == "csv":
+        return _team_standings_csv(tournament)
+    teams = team_standings(tournament=tournament)
+    if fmt == "json":
+        return JsonResponse(teams.as_json())
+    return live_page(
+        request,
+        live_etag(request, "team standings", standings_state(tournament)),
+        lambda etag: render(
+            request,
+            "tournaments/team_standings.html",
+            {
+                "tournament": tournament,
+                "teams": teams,
+                "standings": tournament_standings(tournament=tournament),
+                "live_etag": etag,
+                "live_poll": POLL_MS,
+            },
+        ),
+    )
