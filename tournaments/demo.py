@@ -22,6 +22,7 @@ from tournaments.services.entries import entries_paste, entry_check_in
 from tournaments.services.evenings import evening_close
 from tournaments.services.results import Actor, game_record_moves, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.services.teams import teams_paste
 from tournaments.services.tournaments import tournament_create
 
 NAMES = [
@@ -53,6 +54,7 @@ NAMES = [
 CLUB = "pentagame-club-hamburg"
 SWISS = "autumn-swiss-2026"
 EVENING = "club-evening-2026-11-18"
+TEAMS = "doubles-cup-2026"
 # The demo data is entered as the organiser's own script would: final results.
 DEMO = Actor.command()
 # A short tournament of each other game of the family: (game, players, policy).
@@ -174,6 +176,42 @@ def _evening(
     evening_close(tournament=tournament, by=by)
 
 
+def _teams(club: Club, organiser: AbstractBaseUser, rng: random.Random) -> None:
+    """A 2 vs 2 team event (section 3: partners sit opposite, seats 1 and 3 against 2
+    and 4), two rounds played of three, results typed from the score sheets."""
+    by = Actor.director(organiser)
+    tournament = tournament_create(
+        club=club,
+        name="Doubles Cup 2026",
+        slug=TEAMS,
+        kind=Tournament.Kind.TEAMS,
+        published=True,
+        date=dt.date(2026, 11, 22),
+        rounds_planned=3,
+        by=by,
+    )
+    players = NAMES[12:24]
+    teams_paste(
+        tournament=tournament,
+        text="\n".join(f"{a} + {b}" for a, b in zip(players[::2], players[1::2], strict=True)),
+        by=by,
+    )
+    for _ in range(2):
+        round_ = round_pair_next(tournament=tournament, by=by)
+        round_publish(round=round_, by=by)
+        for game in Game.objects.filter(table__round=round_):
+            # The winning team brings its 5 pieces out between its two partners.
+            won = rng.randint(0, 5)
+            lost = rng.randint(0, 4)
+            lost_first = rng.randint(0, lost)
+            if rng.random() < 0.5:
+                out = [won, lost_first, 5 - won, lost - lost_first]
+            else:
+                out = [lost_first, won, lost - lost_first, 5 - won]
+            game_record_out(game=game, out=out, by=DEMO)
+        round_close(round=round_, by=by)
+
+
 def _family(club: Club, organiser: AbstractBaseUser, game: str, players: int, policy: str) -> None:
     title = dict(GAMES)[game]
     # The tournament steps are the organiser's own, recorded under their name.
@@ -226,6 +264,10 @@ def demo_load(*, organiser: AbstractBaseUser) -> str:
         with transaction.atomic():
             _evening(club, organiser, strengths, rng)
         done.append("club evening")
+    if not Tournament.objects.filter(slug=TEAMS).exists():
+        with transaction.atomic():
+            _teams(club, organiser, rng)
+        done.append("2 vs 2 team event")
     for game, players, policy in FAMILY:
         if not Tournament.objects.filter(game=game).exists():
             with transaction.atomic():
