@@ -71,3 +71,21 @@ def test_pairing_publishing_closing_and_the_manage_page_cost_the_same_queries_fo
     counts_few, counts_many = actions(client, few), actions(client, many)
     assert Round.objects.get(tournament=many, number=2).tables.count() == large // 2
     assert counts_many == counts_few
+
+
+def test_the_progress_counted_in_the_database_is_the_one_the_tables_show(organiser):
+    from tournaments.selectors.rounds import round_progress, round_progress_counted, round_tables
+
+    tournament = tournament_with_players(7, club=ClubFactory(), policy="pairs+bye")
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
+    first, second, third = Game.objects.filter(
+        table__round=round_, table__is_bye=False
+    ).select_related("table")[:3]
+    game_record_out(game=first, out=[3, 1], by=Actor.command())  # counts
+    # A player's report waits for the opponent: played, but not counted yet.
+    game_record_out(game=second, out=[3, 0], by=Actor.player(second.table.seats.first()))
+    game_record_out(game=third, out=[2, 3], finished=False, by=Actor.command())  # counts
+    counted = round_progress_counted(round_)
+    assert counted == round_progress(round_tables(round_=round_))
+    assert (counted.done, counted.total) == (2, 9)
