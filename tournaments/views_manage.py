@@ -36,7 +36,7 @@ from .forms import (
 from .live import POLL_MS, live_etag, live_page, round_state, standings_state
 from .models import Club, ForbiddenPair, ResultSubmission, Round, Seat, Tournament
 from .permissions import can_direct
-from .selectors.rounds import round_progress, round_tables, round_trails
+from .selectors.rounds import round_progress, round_progress_counted, round_tables, round_trails
 from .selectors.teams import desk_teams
 from .services import entries as entry_services
 from .services import rounds as round_services
@@ -476,15 +476,20 @@ def _row_response(
     error: ServiceError | None = None,
     saved: bool = False,
 ) -> HttpResponse:
-    """One game's row of the results screen (as it is now) and the round's progress."""
-    screen = results_screen(tournament, round_)
-    table, game = next((t, g) for t in screen["tables"] for g in t.games if g.id == game_id)
+    """One game's row of the results screen (as it is now) and the round's progress:
+    only that game's table is loaded, and the progress is counted in the database, so a
+    save costs the same in a round of 250 tables as in one of 5."""
+    table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).get()
+    tables = round_tables(round_=round_, table_id=table_id)
+    round_trails(tables)
+    table = tables[0]
+    game = next(g for g in table.games if g.id == game_id)
     row = render_to_string(
         "tournaments/_result_row.html",
-        {**screen, "table": table, "game": game},
+        {"tournament": tournament, "round": round_, "table": table, "game": game},
         request=request,
     )
-    progress = screen["progress"]
+    progress = round_progress_counted(round_)
     body: dict[str, Any] = {
         "game": game.id,
         "version": game.version,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.db.models import Count, Q
+
 from games.letters import colour_letter
 from tournaments.models import Game, ResultSubmission, Round, Seat, Table
 from tournaments.models_team import TEAM_FACTOR
@@ -98,6 +100,15 @@ def round_progress(tables: list[TableRow]) -> RoundProgress:
     return RoundProgress(done=sum(g.counted for g in games), total=len(games))
 
 
+def round_progress_counted(round_: Round) -> RoundProgress:
+    """round_progress counted in the database: one query, without loading the tables."""
+    counts = Game.objects.filter(table__round=round_, table__is_bye=False).aggregate(
+        total=Count("pk"),
+        done=Count("pk", filter=Q(confirmed=True) & ~Q(status=Game.Status.PENDING)),
+    )
+    return RoundProgress(done=counts["done"], total=counts["total"])
+
+
 def round_trails(tables: list[TableRow]) -> None:
     """Attach each game's submissions (who reported what, when, and its state) to the rows:
     one query, for the organiser's results page."""
@@ -108,14 +119,20 @@ def round_trails(tables: list[TableRow]) -> None:
         games[submission.game_id].trail.append(submission)
 
 
-def round_tables(*, round_: Round) -> list[TableRow]:
+def round_tables(*, round_: Round, table_id: int | None = None) -> list[TableRow]:
+    """The round's tables, or only the one ``table_id`` names (one row of a page)."""
     settings = scoring_settings(round_.tournament)
+    one = {} if table_id is None else {"table_id": table_id}
     tables = {
         t.pk: TableRow(t.pk, t.number, t.is_bye)
-        for t in Table.objects.filter(round=round_).order_by("number")
+        for t in Table.objects.filter(
+            round=round_, **({} if table_id is None else {"pk": table_id})
+        ).order_by("number")
     }
     for seat in (
-        Seat.objects.filter(round=round_).select_related("entry__player").order_by("position")
+        Seat.objects.filter(round=round_, **one)
+        .select_related("entry__player")
+        .order_by("position")
     ):
         tables[seat.table_id].seats.append(
             SeatRow(
@@ -127,11 +144,13 @@ def round_tables(*, round_: Round) -> list[TableRow]:
             )
         )
     games_by_table: dict[int, list[Game]] = defaultdict(list)
-    for game in Game.objects.filter(table__round=round_).order_by("number"):
+    for game in Game.objects.filter(table__round=round_, **one).order_by("number"):
         games_by_table[game.table_id].append(game)
     disputed = set(
         ResultSubmission.objects.filter(
-            game__table__round=round_, state=ResultSubmission.State.DISPUTED
+            game__table__round=round_,
+            state=ResultSubmission.State.DISPUTED,
+            **({} if table_id is None else {"game__table_id": table_id}),
         ).values_list("game_id", flat=True)
     )
     for table in tables.values():

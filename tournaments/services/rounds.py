@@ -230,12 +230,20 @@ def _write_tables(
     links = links or {}
     seats: list[Seat] = []
     games: list[Game] = []
-    number = 0
-    for table_seats in pairing.tables:
-        number += 1
-        table = Table.objects.create(round=round_, number=number)
+    if byes is None:
+        byes = [] if pairing.bye is None else [pairing.bye]
+    # All tables in one insert (their keys come back), not one per table: pairing a big
+    # field costs the same number of queries as a small one.
+    tables = Table.objects.bulk_create(
+        [Table(round=round_, number=n) for n in range(1, len(pairing.tables) + 1)]
+        + [
+            Table(round=round_, number=len(pairing.tables) + i, is_bye=True)
+            for i in range(1, len(byes) + 1)
+        ]
+    )
+    for table, table_seats in zip(tables, pairing.tables, strict=False):
         n = len(table_seats.seats)
-        kept = links.get((number, frozenset(int(e) for e in table_seats.seats)), {})
+        kept = links.get((table.number, frozenset(int(e) for e in table_seats.seats)), {})
         for position, entry_id in enumerate(table_seats.seats, start=1):
             seat = Seat(table=table, round=round_, entry_id=int(entry_id), position=position)
             if int(entry_id) in kept:
@@ -255,11 +263,7 @@ def _write_tables(
                     target=tournament.sheet_target,
                 )
             )
-    if byes is None:
-        byes = [] if pairing.bye is None else [pairing.bye]
-    for bye in byes:
-        number += 1
-        table = Table.objects.create(round=round_, number=number, is_bye=True)
+    for table, bye in zip(tables[len(pairing.tables) :], byes, strict=True):
         seats.append(Seat(table=table, round=round_, entry_id=int(bye), position=1))
     Seat.objects.bulk_create(seats)
     Game.objects.bulk_create(games)

@@ -1,0 +1,359 @@
+"""The organiser's actions on a big Swiss in round 6, through HTTP as the pages do them.
+
+Production-style: gunicorn (gthread workers), PostgreSQL and Redis from DATABASE_URL and
+REDIS_URL (bench/organiser_actions.sh starts private ones on loopback), DEBUG off. For
+each field size (default 100 and 500 players) a Swiss is built through the services:
+rounds 1-5 paired, published, every game entered and the round closed. Then, as the
+tournament's director with a logged-in session, the bench times the requests the
+organiser's pages send:
+
+- pair round 6 (the manage page's form post),
+- publish it,
+- save one game's result (the results screen's background save, JSON answer),
+- render the manage page and the results screen (GET),
+- close round 6 (its other results entered through the services first).
+
+Repeatable actions run `--repeat` times (the state is put back through the services
+between two runs: round deleted, unpublished or reopened) and the median is reported.
+The server counts each request's SQL statements (bench/querycount.py, loaded only by
+this bench's gunicorn); the counts must not grow with the number of players.
+
+    bash bench/organiser_actions.sh [--players 100,500] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import secrets
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+HOST = "127.0.0.1"
+TARGETS_MS = {"pair": 1000.0}
+OTHER_TARGET_MS = 150.0
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def enter_round(round_: Any, by: Any, skip: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+    """Every pending game of the round a result, through the result service."""
+    from tournaments.models import Game
+    from tournaments.services.results import game_record_out
+
+    games = Game.objects.filter(table__round=round_, status=Game.Status.PENDING).select_related(
+        "table"
+    )
+    for game in games:
+        if game.pk in skip or game.table.is_bye:
+            continue
+        seats = game.table.seats.count()
+        out = [3] + [game.pk % 3] * (seats - 1)
+        game_record_out(game=game, out=out, finished=True, by=by)
+
+
+def build(players: int, rounds: int) -> dict[str, Any]:
+    """A Swiss of `players`, rounds 1..`rounds` played and closed through the services."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments.models import Club, Entry, Player, Tournament
+    from tournaments.services.actor import Actor
+    from tournaments.services.rounds import round_close, round_pair_next, round_publish
+
+    stamp = time.time_ns()
+    club = Club.objects.create(name=f"Bench {stamp}", slug=f"bench-{stamp}")
+    director = get_user_model().objects.create(username=f"td-{stamp}")
+    tournament = Tournament.objects.create(
+        club=club,
+        name=f"Bench {players}",
+        slug=f"bench-swiss-{players}-{stamp}",
+        rounds_planned=rounds + 3,
+        published=True,
+    )
+    tournament.directors.add(director)
+    people = Player.objects.bulk_create(Player(club=club, name=f"P{i}") for i in range(players))
+    Entry.objects.bulk_create(
+        Entry(tournament=tournament, player=p, seed=i + 1, rating=1500 + (i * 37) % 600 - 300)
+        for i, p in enumerate(people)
+    )
+    by = Actor.director(director)
+    for _number in range(1, rounds + 1):
+        round_ = round_pair_next(tournament=tournament, by=by)
+        round_publish(round=round_, by=by)
+        enter_round(round_, by)
+        round_close(round=round_, by=by)
+    return {"tournament": tournament, "director": director, "by": by}
+
+
+class Session:
+    """A logged-in director's browser, reduced to its cookies and one connection."""
+
+    def __init__(self, port: int, director: Any) -> None:
+        from django.conf import settings
+        from django.test import Client
+
+        client = Client(HTTP_HOST=HOST)
+        client.force_login(director, backend="django.contrib.auth.backends.ModelBackend")
+        self.csrf = secrets.token_hex(16)  # a 32-character secret, as Django's cookie holds
+        self.cookie = (
+            f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}; "
+            f"{settings.CSRF_COOKIE_NAME}={self.csrf}"
+        )
+        self.port = port
+        self.conn = http.client.HTTPConnection(HOST, port, timeout=60)
+
+    def request(
+        self, method: str, path: str, form: dict[str, str] | None = None, json_answer: bool = False
+    ) -> dict[str, Any]:
+        headers = {"Host": HOST, "Cookie": self.cookie}
+        body = None
+        if form is not None:
+            body = urlencode({"csrfmiddlewaretoken": self.csrf, **form})
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if json_answer:
+            headers["Accept"] = "application/json"
+        start = time.perf_counter()
+        self.conn.request(method, path, body=body, headers=headers)
+        response = self.conn.getresponse()
+        content = response.read()
+        ms = (time.perf_counter() - start) * 1000
+        return {
+            "status": response.status,
+            "ms": ms,
+            "queries": int(response.getheader("X-Query-Count") or -1),
+            "sql_ms": float(response.getheader("X-Query-Ms") or -1),
+            "bytes": len(content),
+            "location": response.getheader("Location") or "",
+        }
+
+
+def check(answer: dict[str, Any], status: int, what: str) -> None:
+    if answer["status"] != status:
+        raise SystemExit(f"{what}: HTTP {answer['status']} (expected {status}): {answer}")
+
+
+def measure(port: int, world: dict[str, Any], repeat: int) -> dict[str, list[dict[str, Any]]]:
+    from tournaments.models import Game, Round
+    from tournaments.services.rounds import round_reopen, round_unpublish
+    from tournaments.services.tournaments import round_delete
+
+    tournament, by = world["tournament"], world["by"]
+    slug = tournament.slug
+    session = Session(port, world["director"])
+    from django.urls import reverse
+
+    manage = reverse("tournament-manage", args=[slug])
+    results: dict[str, list[dict[str, Any]]] = {}
+
+    def run(name: str, answer: dict[str, Any]) -> None:
+        results.setdefault(name, []).append(answer)
+
+    session.request("GET", manage)  # warm the worker (templates, first connection)
+    # Pair round 6: the round is deleted again between two runs (not timed).
+    for i in range(repeat):
+        answer = session.request("POST", f"{manage}rounds/pair/", {})
+        check(answer, 302, "pair")
+        round_ = Round.objects.get(tournament=tournament, number=6)
+        run("pair round 6", answer)
+        if i < repeat - 1:
+            round_delete(round=round_, by=by)
+    round_ = Round.objects.get(tournament=tournament, number=6)
+    for i in range(repeat):
+        answer = session.request("POST", f"{manage}rounds/6/publish/", {})
+        check(answer, 302, "publish")
+        round_.refresh_from_db()
+        if round_.status != Round.Status.PUBLISHED:
+            raise SystemExit("publish: the round is not published (the page said why)")
+        run("publish", answer)
+        if i < repeat - 1:
+            round_unpublish(round=round_, by=by)
+    games = list(
+        Game.objects.filter(table__round=round_, table__is_bye=False)
+        .select_related("table")
+        .order_by("table__number", "number")[: repeat + 1]
+    )
+    saved: set[int] = set()
+    for game in games[:repeat]:
+        seats = game.table.seats.count()
+        answer = session.request(
+            "POST",
+            f"{manage}rounds/6/results/{game.pk}/",
+            {"version": str(game.version), "out": " ".join(["3"] + ["1"] * (seats - 1))},
+            json_answer=True,
+        )
+        check(answer, 200, "save one result")
+        game.refresh_from_db()
+        if game.status != Game.Status.FINISHED:
+            raise SystemExit("save one result: the game has no result")
+        saved.add(game.pk)
+        run("save one game's result", answer)
+    for _ in range(repeat):
+        answer = session.request("GET", manage)
+        check(answer, 200, "manage page")
+        run("manage page (GET)", answer)
+    for _ in range(repeat):
+        answer = session.request("GET", f"{manage}rounds/6/results/")
+        check(answer, 200, "results screen")
+        run("results screen (GET)", answer)
+    enter_round(round_, by, skip=saved)
+    for i in range(repeat):
+        answer = session.request("POST", f"{manage}rounds/6/close/", {})
+        check(answer, 302, "close")
+        round_.refresh_from_db()
+        if round_.status != Round.Status.CLOSED:
+            raise SystemExit("close: the round is not closed (the page said why)")
+        run("close round 6", answer)
+        if i < repeat - 1:
+            round_reopen(round=round_, by=by)
+    return results
+
+
+def wait_ready(port: int, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        try:
+            conn = http.client.HTTPConnection(HOST, port, timeout=2)
+            conn.request("GET", "/healthz", headers={"Host": HOST})
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("gunicorn did not answer /healthz in time")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", default="100,500", help="field sizes, comma-separated")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", help="also write the figures to this file")
+    args = parser.parse_args()
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        raise SystemExit("needs DATABASE_URL (PostgreSQL): bash bench/organiser_actions.sh")
+    if not os.environ.get("REDIS_URL"):
+        raise SystemExit("needs REDIS_URL: bash bench/organiser_actions.sh")
+    tmp = Path(tempfile.mkdtemp(prefix="agon-organiser."))
+    os.environ.update(
+        DEBUG="false",
+        # The pages need the hashed static files' manifest, as in production.
+        STATIC_ROOT=str(tmp / "static"),
+        SECRET_KEY="bench-" + "x" * 50,
+        ALLOWED_HOSTS=HOST,
+        SECURE_SSL_REDIRECT="false",
+        DJANGO_SETTINGS_MODULE="config.settings",
+        LOG_LEVEL="WARNING",
+    )
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    sizes = [int(s) for s in args.players.split(",")]
+    worlds = {}
+    for n in sizes:
+        start = time.perf_counter()
+        worlds[n] = build(n, 5)
+        print(f"built {n} players, rounds 1-5 closed, in {time.perf_counter() - start:.1f} s")
+
+    port = free_port()
+    log = open(tmp / "gunicorn.log", "wb")  # noqa: SIM115
+    server = subprocess.Popen(
+        [
+            str(ROOT / ".venv" / "bin" / "gunicorn"),
+            "config.wsgi",
+            "--bind",
+            f"{HOST}:{port}",
+            "--workers",
+            str(args.workers),
+            "--worker-class",
+            "gthread",
+            "--threads",
+            "1",
+            "--keep-alive",
+            "30",
+            "--timeout",
+            "120",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "bench.querycount"},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    figures: dict[int, dict[str, Any]] = {}
+    try:
+        wait_ready(port, time.monotonic() + 60)
+        for n in sizes:
+            results = measure(port, worlds[n], args.repeat)
+            figures[n] = {
+                name: {
+                    "median_ms": round(statistics.median(a["ms"] for a in answers), 1),
+                    "min_ms": round(min(a["ms"] for a in answers), 1),
+                    "max_ms": round(max(a["ms"] for a in answers), 1),
+                    "queries": sorted({a["queries"] for a in answers}),
+                    "sql_ms": round(statistics.median(a["sql_ms"] for a in answers), 1),
+                    "runs": len(answers),
+                }
+                for name, answers in results.items()
+            }
+            print(f"{n} players: {json.dumps(figures[n])}", flush=True)
+    finally:
+        try:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=20)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            os.killpg(server.pid, signal.SIGKILL)
+        log.close()
+        errors = (tmp / "gunicorn.log").read_text(errors="replace").strip()
+        if errors:
+            print(f"gunicorn log (tail):\n{errors[-3000:]}", file=sys.stderr)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    names = list(figures[sizes[0]])
+    header = "| action | target | " + " | ".join(
+        f"{n} players: median (min–max), queries" for n in sizes
+    )
+    print("\nSUMMARY\n" + header + " | met |")
+    print("|" + " --- |" * (3 + len(sizes)))
+    for name in names:
+        target = TARGETS_MS.get(name.split()[0], OTHER_TARGET_MS)
+        cells = []
+        met = True
+        for n in sizes:
+            f = figures[n][name]
+            cells.append(
+                f"{f['median_ms']:.0f} ms ({f['min_ms']:.0f}–{f['max_ms']:.0f}), "
+                f"{'/'.join(map(str, f['queries']))} q (SQL {f['sql_ms']:.0f} ms)"
+            )
+            met = met and f["median_ms"] <= target
+        flat = len({tuple(figures[n][name]["queries"]) for n in sizes}) == 1
+        verdict = ("met" if met else "MISSED") + ("" if flat else "; queries GROW")
+        print(f"| {name} | ≤ {target:.0f} ms | " + " | ".join(cells) + f" | {verdict} |")
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=1))
+
+
+if __name__ == "__main__":
+    main()
