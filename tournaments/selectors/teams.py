@@ -54,12 +54,23 @@ class TeamStandingRow:
     tiebreaks: tuple[float, ...]
     withdrawn: bool
 
+    @property
+    def named(self) -> bool:
+        """Whether the team has a name of its own: a team entered without one is called
+        after its players, which the pages then need not repeat."""
+        return self.name != " + ".join(self.players)
+
 
 @dataclass(frozen=True)
 class TeamStandings:
     rows: list[TeamStandingRow]
     tiebreak_labels: list[str]
     rounds_closed: int
+
+    @property
+    def any_named(self) -> bool:
+        """Whether the page needs a players column (some team has a name of its own)."""
+        return any(row.named for row in self.rows)
 
     def as_json(self) -> dict[str, object]:
         return {

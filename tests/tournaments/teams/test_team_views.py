@@ -21,7 +21,7 @@ from tournaments.services.actor import Actor
 from tournaments.services.entries import entry_add
 from tournaments.services.results import game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.teams import team_add, team_withdraw
+from tournaments.services.teams import team_add, team_withdraw, teams_paste
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()
@@ -288,3 +288,21 @@ def test_the_crosstable_of_a_team_event_has_teams_as_rows_and_columns(event):
         assert float(row[columns[met[0]]]) + float(other[columns[team.name]]) == 20
         assert float(row["head-to-head"]) == pytest.approx(team.score)
         assert row["games"] == "2"
+
+
+def test_a_team_called_after_its_players_is_not_named_twice(event):
+    """A team entered without a name is called "Ann + Bea"; the standings and the
+    crosstable then show the name once, with no players column of the same names."""
+    teams_paste(tournament=event, text="Ann + Bea\nCid + Dan", by=BY)
+    play_round(event, outs=((3, 1, 2, 1), (1, 2, 0, 3)))
+    assert [t.name for t in Team.objects.order_by("seed")] == ["Ann + Bea", "Cid + Dan"]
+    standings = Client().get(url("team-standings")).content.decode()
+    crosstable = Client().get(reverse("tournament-crosstable", args=["pairs"])).content.decode()
+    teams_table = standings[: standings.index("</table>")]
+    assert teams_table.count("Ann + Bea") == 1
+    assert ">Players<" not in teams_table
+    assert "(Ann + Bea)" not in crosstable
+    # A named team keeps its players beside the name.
+    team_add(tournament=event, name="Stars", players=["Eve", "Fay"], ratings=[None, None], by=BY)
+    standings = Client().get(url("team-standings")).content.decode()
+    assert ">Players<" in standings[: standings.index("</table>")]
