@@ -297,3 +297,69 @@ def test_any_sequence_of_moves_keeps_every_present_player_seated_once(size, poli
                 by=BY,
             )
         assert_invariants(round_, present)
+
+
+@pytest.fixture
+def director_api():
+    from rest_framework.test import APIClient
+
+    from tests.factories import UserFactory
+
+    user = UserFactory(username="td")
+    t = tournament_with_players(5, slug="cup")
+    t.directors.add(user)
+    round_pair_next(tournament=t, by=BY)
+    api = APIClient(raise_request_exception=False)
+    api.force_authenticate(user)
+    return t, api
+
+
+def test_the_api_move_asks_for_a_reason_and_lists_the_warnings(director_api):
+    t, api = director_api
+    url = "/api/v1/tournaments/cup/rounds/1/move/"
+    # P03 leaves the 3-player table for P01's pair: P01, P02, P03 at table 1 and the
+    # remaining pair at table 2; nothing to warn about.
+    ok = api.post(url, {"entry": entry(t, 3).pk, "table": 1}, format="json")
+    assert ok.status_code == 200, ok.content
+    # P04 to the bye under "pairs+triple": a warning, refused without a reason.
+    refused = api.post(url, {"entry": entry(t, 4).pk, "table": None}, format="json")
+    assert refused.status_code == 400
+    body = refused.json()
+    assert body["field"] == "override_reason" and "a bye for P04" in body["warnings"][0]
+    done = api.post(
+        url, {"entry": entry(t, 4).pk, "table": None, "override_reason": "asked"}, format="json"
+    )
+    assert done.status_code == 200
+    assert AuditEntry.objects.filter(action="move seat").count() == 2
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"entry": "x", "table": 1},
+        {"entry": 10**12, "table": 1},
+        {"entry": None, "table": None},
+        {"table": 1},
+        {"entry": 1, "table": -4},
+        {"entry": 1, "table": "bye"},
+        {"entry": 1, "table": 99, "override_reason": "x" * 5000},
+    ],
+)
+def test_hostile_api_moves_are_4xx_and_change_nothing(director_api, body):
+    t, api = director_api
+    before = list(Seat.objects.order_by("pk").values_list("entry_id", "table_id"))
+    response = api.post("/api/v1/tournaments/cup/rounds/1/move/", body, format="json")
+    assert 400 <= response.status_code < 500, response.content
+    assert list(Seat.objects.order_by("pk").values_list("entry_id", "table_id")) == before
+
+
+def test_the_api_move_after_publishing_is_a_409(director_api):
+    t, api = director_api
+    round_publish(round=t.rounds.get(), by=BY)
+    response = api.post(
+        "/api/v1/tournaments/cup/rounds/1/move/",
+        {"entry": entry(t, 5).pk, "table": 1},
+        format="json",
+    )
+    assert response.status_code == 409
