@@ -318,7 +318,7 @@ def _check_sizes(states: Sequence[_TableState], history: _History) -> None:
                 _("a table of %(size)s cannot be played here: tables seat %(sizes)s players")
                 % {
                     "size": len(s.seats),
-                    "sizes": _(" or ").join(map(str, history.playable)),
+                    "sizes": ", ".join(map(str, history.playable)),
                 },
                 field="table",
             )
