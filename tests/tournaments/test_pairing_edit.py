@@ -363,3 +363,14 @@ def test_the_api_move_after_publishing_is_a_409(director_api):
         format="json",
     )
     assert response.status_code == 409
+
+
+def test_who_stays_at_her_table_keeps_her_report_link_and_the_moved_get_new_ones():
+    t = tournament_with_players(5)
+    round_ = round_pair_next(tournament=t, by=BY)
+    links = dict(Seat.objects.filter(round=round_).values_list("entry_id", "report_token"))
+    round_seat_move(round=round_, entry=entry(t, 5), table=1, by=BY)
+    after = dict(Seat.objects.filter(round=round_).values_list("entry_id", "report_token"))
+    moved = entry(t, 5).pk
+    assert after[moved] != links[moved]
+    assert all(after[e] == links[e] for e in links if e != moved)
