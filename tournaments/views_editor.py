@@ -219,6 +219,4 @@ def round_edit_check(request: HttpRequest, tournament: Tournament, number: int) 
         check = round_edit_preview(round=round_, moves=moves)
     except (ServiceError, _BadInput) as exc:
         return JsonResponse({"error": exc.message, "field": exc.field}, status=400)
-    return JsonResponse(
-        {"current": check.current, "after": check.after, "created": check.created}
-    )
+    return JsonResponse({"current": check.current, "after": check.after, "created": check.created})

@@ -375,7 +375,7 @@ def _write(round_: Round, before: list[_TableState], after: list[_TableState]) -
     """Save the new layout: the seats of changed tables are made again (a player who
     stays at her table keeps her report link), games follow the table sizes, and the
     tables are numbered again."""
-    from .rounds import table_games
+    from .rounds import _table_games
 
     tournament = round_.tournament
     kept_ids = {s.id for s in after if s.id is not None}
@@ -411,7 +411,7 @@ def _write(round_: Round, before: list[_TableState], after: list[_TableState]) -
                 seat.report_token = tokens[entry_id]
             seats.append(seat)
         if not s.is_bye:
-            games.extend(table_games(tournament, table, len(s.seats)))
+            games.extend(_table_games(tournament, table, len(s.seats)))
     Seat.objects.bulk_create(seats)
     Game.objects.bulk_create(games)
 

@@ -213,7 +213,7 @@ def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
         ) from None
 
 
-def table_games(tournament: Tournament, table: Table, n: int) -> list[Game]:
+def _table_games(tournament: Tournament, table: Table, n: int) -> list[Game]:
     """The (unsaved) games of a table of ``n`` for one round: the book's games per turn,
     the first mover alternating at 2-player tables (seat 1 begins)."""
     games: list[Game] = []
@@ -262,7 +262,7 @@ def _write_tables(
             if int(entry_id) in kept:
                 seat.report_token = kept[int(entry_id)]
             seats.append(seat)
-        games.extend(table_games(tournament, table, n))
+        games.extend(_table_games(tournament, table, n))
     if byes is None:
         byes = [] if pairing.bye is None else [pairing.bye]
     for bye in byes:
