@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .models import Entry, Round, Seat, Tournament
-from .services.errors import ServiceError
+from .services.errors import ConflictError, ServiceError
 from .services.pairing_edit import (
     NEW_TABLE,
     PairingWarningsError,
@@ -162,14 +162,18 @@ def _refused(
     posted: dict[int, str],
     error: str,
     created: list[str] | None = None,
+    status: int = 400,
 ) -> HttpResponse:
     from .views_manage import manage_context
 
     editor = editor_context(
         round_, posted, error=error, created=created or [], reason=_reason(request.POST)
     )
+    if editor is None:
+        # Published meanwhile (or a team event): no editor to show the error in.
+        messages.error(request, error)
     context = manage_context(tournament, editor=editor)
-    return render(request, "tournaments/manage.html", context, status=400)
+    return render(request, "tournaments/manage.html", context, status=status)
 
 
 @require_POST
@@ -204,7 +208,8 @@ def round_edit(request: HttpRequest, tournament: Tournament, number: int) -> Htt
             exc.warnings,
         )
     except (ServiceError, _BadInput) as exc:
-        return _refused(request, tournament, round_, posted, exc.message)
+        status = 409 if isinstance(exc, ConflictError) else 400
+        return _refused(request, tournament, round_, posted, exc.message, status=status)
     messages.success(request, success)
     return redirect(reverse("tournament-manage", args=[tournament.slug]) + "#editor")
 

@@ -126,3 +126,14 @@ def test_others_may_not_edit(cup):
     assert stranger.post(EDIT, {f"to_{pk(cup, 5)}": "1"}).status_code == 403
     assert stranger.post(CHECK, {f"to_{pk(cup, 5)}": "1"}).status_code == 403
     assert seats() == before
+
+
+def test_an_edit_of_a_round_published_meanwhile_is_a_409_with_the_message(cup, page):
+    from tournaments.services.rounds import round_publish
+
+    round_publish(round=cup.rounds.get(), by=BY)
+    before = seats()
+    response = page.post(EDIT, {f"to_{pk(cup, 5)}": "1"})
+    assert response.status_code == 409
+    assert "round 1 is already published" in response.content.decode()
+    assert seats() == before
