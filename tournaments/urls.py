@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_desk, views_live, views_manage, views_print, views_teams
+from . import views, views_desk, views_editor, views_live, views_manage, views_print, views_teams
 
 urlpatterns = [
     path("new/", views_manage.tournament_create, name="tournament-create"),
@@ -120,6 +120,17 @@ urlpatterns = [
         "<slug:slug>/manage/rounds/<int:number>/unpublish/",
         views_desk.round_unpublish,
         name="round-unpublish",
+    ),
+    # The pairing editor, before the round actions too.
+    path(
+        "<slug:slug>/manage/rounds/<int:number>/edit/",
+        views_editor.round_edit,
+        name="round-edit",
+    ),
+    path(
+        "<slug:slug>/manage/rounds/<int:number>/edit/check/",
+        views_editor.round_edit_check,
+        name="round-edit-check",
     ),
     # Before the round actions, whose <action> would otherwise swallow "open".
     path(

@@ -34,7 +34,7 @@ from .forms import (
     TournamentForm,
 )
 from .live import POLL_MS, live_etag, live_page, round_state, standings_state
-from .models import Club, ForbiddenPair, ResultSubmission, Round, Seat, Tournament
+from .models import Club, Entry, ForbiddenPair, ResultSubmission, Round, Seat, Tournament
 from .permissions import can_direct
 from .selectors.rounds import round_progress, round_progress_counted, round_tables, round_trails
 from .selectors.teams import desk_teams
@@ -148,6 +148,8 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
 
 def manage_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
     """What the organiser's page shows; ``extra`` replaces a part (a form with errors)."""
+    from .views_editor import editor_context  # that module builds on this one
+
     entries = (
         tournament.entries.select_related("player")
         .prefetch_related("skips")
@@ -166,6 +168,16 @@ def manage_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "skip_form": SkipForm(),
         "forbid_form": ForbiddenPairForm(tournament=tournament),
         "swap_form": SwapForm(tournament=tournament),
+        # Only players seated in the round and not withdrawn can swap or move.
+        "seated": list(
+            Seat.objects.filter(round=current)
+            .exclude(entry__status=Entry.Status.WITHDRAWN)
+            .select_related("entry__player")
+            .order_by("entry__seed")
+        )
+        if current
+        else [],
+        "editor": editor_context(current) if current else None,
         "forbidden": ForbiddenPair.objects.filter(tournament=tournament).select_related(
             "first__player", "second__player"
         ),
@@ -290,9 +302,10 @@ def round_action(
             messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
             return _back(tournament, "#round")
         first, second = form.cleaned_data["first"], form.cleaned_data["second"]
+        reason = str(request.POST.get("override_reason", ""))[:500]
         actions["swap"] = (
             lambda: round_services.round_swap_seats(
-                round=round_, first=first, second=second, by=by
+                round=round_, first=first, second=second, override_reason=reason, by=by
             ),
             _("%(first)s and %(second)s changed tables.")
             % {"first": first.player.name, "second": second.player.name},

@@ -18,6 +18,7 @@ SERVICE_MODULES = [
     "tournaments.services.clubs",
     "tournaments.services.entries",
     "tournaments.services.evenings",
+    "tournaments.services.pairing_edit",
     "tournaments.services.results",
     "tournaments.services.rounds",
     "tournaments.services.tournaments",
@@ -28,6 +29,9 @@ SERVICE_MODULES = [
 # worker's own steps (it runs jobs whose row already names who asked for them).
 NOT_WRITES = {
     "tournaments.services.evenings.evening_tables",
+    "tournaments.services.pairing_edit.round_edit_preview",
+    "tournaments.services.pairing_edit.swap_check",
+    "tournaments.services.pairing_edit.warning_text",
     "tournaments.services.rounds.check_policy",
     "tournaments.services.transfer.tournament_export_document",
     "ratings.services.rating_job_run",

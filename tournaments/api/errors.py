@@ -19,6 +19,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if exc.field:
             body["field"] = exc.field
             body[exc.field] = [exc.message]
+        warnings = getattr(exc, "warnings", None)
+        if warnings:
+            # The pairing editor's warnings that need an override_reason, one text each.
+            body["warnings"] = list(warnings)
         code = status.HTTP_409_CONFLICT if isinstance(exc, ConflictError) else 400
         return Response(body, status=code)
     if isinstance(exc, ProtectedError | RestrictedError):

@@ -121,6 +121,25 @@ class CloseSerializer(serializers.Serializer):
 class SwapSerializer(serializers.Serializer):
     first = serializers.IntegerField(help_text="entry id")
     second = serializers.IntegerField(help_text="entry id")
+    override_reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=500,
+        help_text="needed when the swap creates a warning (rematch, forbidden pair, ...)",
+    )
+
+
+class MoveSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(help_text="entry id")
+    table = serializers.IntegerField(
+        allow_null=True, min_value=1, max_value=999, help_text="table number; null = the bye"
+    )
+    override_reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=500,
+        help_text="needed when the move creates a warning (rematch, forbidden pair, ...)",
+    )
 
 
 class SeatOutSerializer(serializers.Serializer):

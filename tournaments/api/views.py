@@ -35,6 +35,7 @@ from tournaments.selectors.teams import team_standings
 from tournaments.selectors.tournaments import players_visible_to, tournaments_visible_to
 from tournaments.services import clubs as club_services
 from tournaments.services import entries as entry_services
+from tournaments.services import pairing_edit
 from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
 from tournaments.services import teams as team_services
@@ -386,7 +387,38 @@ class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnly
         second = get_object_or_404(entries, pk=data.validated_data["second"])
         round_ = self.get_object()
         round_services.round_swap_seats(
-            round=round_, first=first, second=second, by=Actor.director(request.user)
+            round=round_,
+            first=first,
+            second=second,
+            override_reason=data.validated_data.get("override_reason", ""),
+            by=Actor.director(request.user),
+        )
+        return Response(s.RoundSerializer(round_).data)
+
+    @extend_schema(
+        request=s.MoveSerializer,
+        responses={
+            200: s.RoundSerializer,
+            400: OpenApiResponse(
+                description="bad input, or warnings the move creates without override_reason "
+                "(listed in `warnings`)"
+            ),
+            409: OpenApiResponse(description="the round is published"),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def move(self, request: Request, slug: str, number: str) -> Response:
+        """Move a player to another table or (table null) to the bye before publishing."""
+        data = s.MoveSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = get_object_or_404(self.tournament().entries, pk=data.validated_data["entry"])
+        round_ = self.get_object()
+        pairing_edit.round_seat_move(
+            round=round_,
+            entry=entry,
+            table=data.validated_data["table"],
+            override_reason=data.validated_data.get("override_reason", ""),
+            by=Actor.director(request.user),
         )
         return Response(s.RoundSerializer(round_).data)
 

@@ -213,6 +213,27 @@ def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
         ) from None
 
 
+def _table_games(tournament: Tournament, table: Table, n: int) -> list[Game]:
+    """The (unsaved) games of a table of ``n`` for one round: the book's games per turn,
+    the first mover alternating at 2-player tables (seat 1 begins)."""
+    games: list[Game] = []
+    per_turn = tournament.games_per_turn_2 if n == 2 else tournament.games_per_turn_3
+    order_ids = [str(p) for p in range(1, n + 1)]
+    for g, order in enumerate(game_orders(order_ids, per_turn), start=1):
+        # Section 21: three players play "clockwise, and widdershins".
+        clockwise = n < 3 or tuple(order) == tuple(order_ids)
+        games.append(
+            Game(
+                table=table,
+                number=g,
+                first_position=int(order[0]),
+                direction=Game.Direction.CLOCKWISE if clockwise else Game.Direction.WIDDERSHINS,
+                target=tournament.sheet_target,
+            )
+        )
+    return games
+
+
 def _write_tables(
     tournament: Tournament,
     round_: Round,
@@ -249,20 +270,7 @@ def _write_tables(
             if int(entry_id) in kept:
                 seat.report_token = kept[int(entry_id)]
             seats.append(seat)
-        per_turn = tournament.games_per_turn_2 if n == 2 else tournament.games_per_turn_3
-        order_ids = [str(p) for p in range(1, n + 1)]
-        for g, order in enumerate(game_orders(order_ids, per_turn), start=1):
-            # Section 21: three players play "clockwise, and widdershins".
-            clockwise = n < 3 or tuple(order) == tuple(order_ids)
-            games.append(
-                Game(
-                    table=table,
-                    number=g,
-                    first_position=int(order[0]),
-                    direction=Game.Direction.CLOCKWISE if clockwise else Game.Direction.WIDDERSHINS,
-                    target=tournament.sheet_target,
-                )
-            )
+        games.extend(_table_games(tournament, table, n))
     for table, bye in zip(tables[len(pairing.tables) :], byes, strict=True):
         seats.append(Seat(table=table, round=round_, entry_id=int(bye), position=1))
     Seat.objects.bulk_create(seats)
@@ -375,8 +383,19 @@ def _no_seat(entry: Entry, round_: Round) -> str:
     }
 
 
-def round_swap_seats(*, round: Round, first: Entry, second: Entry, by: Actor) -> None:  # noqa: A002
-    """The organiser's manual swap before publishing: two players change tables."""
+def round_swap_seats(
+    *,
+    round: Round,  # noqa: A002
+    first: Entry,
+    second: Entry,
+    override_reason: str = "",
+    by: Actor,
+) -> None:
+    """The organiser's manual swap before publishing: two players change tables. Like
+    the pairing editor's moves (services/pairing_edit.py), a swap that creates a rematch,
+    a forbidden pair or a large score gap needs ``override_reason``."""
+    from .pairing_edit import swap_check
+
     require_actor(by)
     with transaction.atomic():
         round_ = _unpublished(round)
@@ -397,6 +416,16 @@ def round_swap_seats(*, round: Round, first: Entry, second: Entry, by: Actor) ->
             raise ServiceError(_no_seat(second, round_), field="second")
         if a.table_id == b.table_id:
             raise ServiceError(_("both players sit at the same table already"), field="second")
+        if first.status == Entry.Status.WITHDRAWN or second.status == Entry.Status.WITHDRAWN:
+            name = "first" if first.status == Entry.Status.WITHDRAWN else "second"
+            raise ServiceError(
+                _("%(name)s has withdrawn; pair the round again to leave her out")
+                % {"name": (first if name == "first" else second).player.name},
+                field=name,
+            )
+        warnings, reason = swap_check(
+            round=round_, first=first, second=second, override_reason=override_reason
+        )
         a_table, a_pos, b_table, b_pos = a.table_id, a.position, b.table_id, b.position
         # Delete and re-create: (round, entry) and (table, position) are unique.
         a.delete()
@@ -409,7 +438,9 @@ def round_swap_seats(*, round: Round, first: Entry, second: Entry, by: Actor) ->
             by=by,
             action="swap",
             target=f"round {round_.number}",
-            after=[first.player.name, second.player.name],
+            # The two names first, as before; warnings overridden and the reason after.
+            after=[first.player.name, second.player.name]
+            + ([{"warnings": warnings, "override_reason": reason}] if warnings else []),
         )
         standings_changed(tournament=round_.tournament_id)
 

@@ -147,6 +147,8 @@ FORMS = [
     "/t/cup/manage/forbidden/",
     "/t/cup/manage/rounds/1/results/",
     "/t/cup/manage/rounds/1/swap/",
+    "/t/cup/manage/rounds/1/edit/",
+    "/t/cup/manage/rounds/1/edit/check/",
     "/t/cup/manage/entries/{entry}/withdraw/",
     "/t/cup/manage/rounds/1/close/",
     "/report/{token}/",
@@ -173,6 +175,8 @@ FORM_FIELDS = st.sampled_from(
         "rounds_planned",
         "confirm",
         "rating",
+        "override_reason",
+        "split",
     ]
 )
 

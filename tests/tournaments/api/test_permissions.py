@@ -78,6 +78,12 @@ def _two_tables_apart(world) -> dict:
     return {"first": first.entry_id, "second": second.entry_id}
 
 
+def _move_to_other_table(world) -> dict:
+    seats = list(Seat.objects.filter(round=_round_1(world)).order_by("table__number"))
+    # The partner left alone gets the bye, which the policy warns about: overridden.
+    return {"entry": seats[0].entry_id, "table": 2, "override_reason": "permission matrix"}
+
+
 def _game_url(world) -> str:
     return f"/api/v1/games/{Game.objects.filter(table__round=_round_1(world)).first().pk}/"
 
@@ -120,6 +126,12 @@ WRITES: dict[str, Write] = {
         "post",
         lambda w: "/api/v1/tournaments/cup/rounds/1/swap/",
         _two_tables_apart,
+        None,
+    ),
+    "round move": (
+        "post",
+        lambda w: "/api/v1/tournaments/cup/rounds/1/move/",
+        _move_to_other_table,
         None,
     ),
     "round repair": (
@@ -167,6 +179,7 @@ SUCCESS = {
     "entry withdraw": 200,
     "round pair": 201,
     "round swap": 200,
+    "round move": 200,
     "round repair": 200,
     "round publish": 200,
     "round close": 200,
@@ -184,6 +197,7 @@ DIRECTING = {
     "entry withdraw",
     "round pair",
     "round swap",
+    "round move",
     "round repair",
     "round publish",
     "round close",

@@ -1,0 +1,68 @@
+"""The pairing editor in Chromium, by clicks and keys: moving a player to the bye shows
+the warning it creates without reloading the page, saving asks for the reason, and the
+reason and the warning are in the audit trail."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from tests.factories import UserFactory, tournament_with_players
+from tournaments.models import AuditEntry, Seat
+from tournaments.services.results import Actor
+from tournaments.services.rounds import round_pair_next
+
+pytestmark = pytest.mark.browser
+
+
+def page_text(browser: Any) -> str:
+    return str(browser.execute_script("return document.body ? document.body.innerText : ''"))
+
+
+def test_moving_a_player_to_the_bye_with_a_warning_overridden(
+    browser, wait, login, live_server, artefacts
+):
+    cup = tournament_with_players(5, slug="cup", name="Cup", published=True)
+    round_ = round_pair_next(tournament=cup, by=Actor.command())  # P01+P02, P03+P04+P05
+    director = UserFactory()
+    cup.directors.add(director)
+    login(director)
+    browser.get(f"{live_server.url}/t/cup/manage/")
+    five = cup.entries.get(seed=5)
+    choice = wait(lambda b: b.find_element(By.ID, f"move-{five.pk}"))
+    browser.execute_script("window.agonNoReload = 'still here';")
+
+    # The policy gives no bye: the change's warning shows at once, and the reason is asked.
+    Select(choice).select_by_value("bye")
+    wait(lambda b: "a bye for P05" in b.find_element(By.ID, "editor-warnings").text)
+    reason = browser.find_element(By.ID, "override-reason")
+    assert reason.get_attribute("required") is not None
+    assert browser.execute_script("return window.agonNoReload") == "still here"
+    browser.save_screenshot(str(artefacts / "pairing-editor-warning.png"))
+
+    # Saving without a reason is held back by the form itself: nothing changes.
+    browser.find_element(By.XPATH, "//button[normalize-space()='Save the changes']").click()
+    assert browser.execute_script("return window.agonNoReload") == "still here"
+    assert not Seat.objects.filter(round=round_, table__is_bye=True).exists()
+
+    reason.send_keys("P05 leaves at nine")
+    browser.find_element(By.XPATH, "//button[normalize-space()='Save the changes']").click()
+    wait(lambda b: "The pairing of round 1 is changed." in page_text(b))
+    bye = Seat.objects.get(round=round_, table__is_bye=True)
+    assert bye.entry_id == five.pk
+    audit = AuditEntry.objects.get(action="pairing edit")
+    assert audit.after["override_reason"] == "P05 leaves at nine"
+    assert any("a bye for P05" in w for w in audit.after["warnings"])
+    assert audit.user_id == director.pk
+
+    # Back at a table: the saved pairing's own warning is gone again once P05 rejoins.
+    choice = wait(lambda b: b.find_element(By.ID, f"move-{five.pk}"))
+    assert "a bye for P05" in browser.find_element(By.ID, "editor-warnings").text
+    Select(choice).select_by_value("1")
+    wait(lambda b: "This change creates:" not in b.find_element(By.ID, "editor-warnings").text)
+    browser.find_element(By.XPATH, "//button[normalize-space()='Save the changes']").click()
+    wait(lambda b: "The pairing of round 1 is changed." in page_text(b))
+    assert not Seat.objects.filter(round=round_, table__is_bye=True).exists()
