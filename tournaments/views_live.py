@@ -23,7 +23,8 @@ from tournaments.models import Game
 
 from .models import Round, Tournament
 from .selectors.rounds import TableRow, round_tables
-from .selectors.standings import standings_token, tournament_standings
+from .selectors.standings import Standings, standings_token, tournament_standings
+from .selectors.teams import TeamStandings, team_standings
 from .views import _tournament
 
 # Labels that reach the templates from models and selectors as plain English; marked
@@ -93,7 +94,12 @@ def _table_state(table: TableRow) -> str:
 
 def projector_payload(tournament: Tournament, round_: Round | None) -> dict[str, Any]:
     tables = round_tables(round_=round_) if round_ is not None else []
-    standings = tournament_standings(tournament=tournament)
+    # A 2 vs 2 event is ranked by teams (selectors/teams.py); the rows have the same fields.
+    standings: Standings | TeamStandings = (
+        team_standings(tournament=tournament)
+        if tournament.is_team_event
+        else tournament_standings(tournament=tournament)
+    )
     return {
         "tournament": tournament.name,
         "round": None if round_ is None else {"number": round_.number, "status": round_.status},

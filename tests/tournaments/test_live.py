@@ -7,10 +7,12 @@ import json
 import pytest
 from django.urls import reverse
 
-from tests.factories import tournament_with_players
-from tournaments.models import Game
+from tests.factories import TournamentFactory, tournament_with_players
+from tournaments.models import Game, Tournament
+from tournaments.selectors.teams import team_standings
 from tournaments.services.results import Actor, game_confirm, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.services.teams import teams_paste
 
 # Results entered as a director's own script would: final at once.
 DIRECTOR = Actor.command()
@@ -109,3 +111,24 @@ def test_the_projector_speaks_german_when_asked(client):
     page = client.get(reverse("projector", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="de")
     html = page.content.decode()
     assert '<html lang="de">' in html and "Runde 1: Tische" in html and "Rangliste" in html
+
+
+def test_the_projector_of_a_team_event_ranks_the_teams(client):
+    """A 2 vs 2 event's projector shows the team standings (selectors/teams.py), not
+    its players one by one."""
+    cup = TournamentFactory(kind=Tournament.Kind.TEAMS, slug="pairs", published=True)
+    teams_paste(tournament=cup, text="Stars: Ann + Bea\nMoons: Cid + Dan", by=Actor.command())
+    round_ = round_pair_next(tournament=cup, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
+    for game, out in zip(
+        Game.objects.filter(table__round=round_).order_by("number"),
+        ([3, 1, 2, 1], [1, 2, 0, 3]),
+        strict=True,
+    ):
+        game_record_out(game=game, out=out, by=Actor.command())
+    round_close(round=round_, by=Actor.command())
+    data = client.get(reverse("projector-data", args=["pairs"])).json()
+    rows = data["standings"]["rows"]
+    assert [r["name"] for r in rows] == [r.name for r in team_standings(tournament=cup).rows]
+    assert [r["score"] for r in rows] == [r.score for r in team_standings(tournament=cup).rows]
+    assert {r["name"] for r in rows} == {"Stars", "Moons"}
