@@ -66,3 +66,28 @@ def test_moving_a_player_to_the_bye_with_a_warning_overridden(
     browser.find_element(By.XPATH, "//button[normalize-space()='Save the changes']").click()
     wait(lambda b: "The pairing of round 1 is changed." in page_text(b))
     assert not Seat.objects.filter(round=round_, table__is_bye=True).exists()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_editor_fits_a_phone_without_sideways_scrolling(
+    browser, wait, login, live_server, artefacts, language
+):
+    """The organiser's page with the editor at 390 px: its table and reason field stay
+    inside the page (the editor sat in a flex row that grew to its input's width)."""
+    from django.conf import settings
+
+    cup = tournament_with_players(9, slug="cup", name="Cup", published=True)
+    round_pair_next(tournament=cup, by=Actor.command())
+    director = UserFactory()
+    cup.directors.add(director)
+    login(director)
+    browser.set_window_size(390, 844)
+    browser.add_cookie({"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "path": "/"})
+    browser.get(f"{live_server.url}/t/cup/manage/")
+    wait(lambda b: b.find_elements(By.ID, "editor"))
+    width, inner = browser.execute_script(
+        "return [document.documentElement.scrollWidth, window.innerWidth]"
+    )
+    if width > inner:
+        browser.save_screenshot(str(artefacts / f"pairing-editor-phone-{language}.png"))
+    assert width <= inner, (width, inner)
