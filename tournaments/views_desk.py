@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -56,39 +57,56 @@ def _form_problems(form: Any) -> str:
     )
 
 
-@require_POST
-@director_required
-def entries_paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Enter a pasted list. A refused list comes back in the text box, every bad line
-    named, so nothing typed is lost."""
-    form = PasteEntriesForm(request.POST)
+def paste_list(
+    request: HttpRequest,
+    tournament: Tournament,
+    form: forms.Form,
+    *,
+    field: str,
+    form_key: str,
+    empty: str,
+    paste: Callable[..., list[Any]],
+    entered: str,
+    anchor: str,
+) -> HttpResponse:
+    """A pasted list (players, or teams): entered whole, or refused whole with the text
+    kept in its box and every bad line named, so nothing typed is lost."""
     if not form.is_valid():
-        return _refused(
-            request,
-            tournament,
-            ServiceError(_("Paste at least one player's name."), field="players"),
-            paste_form=form,
-        )
+        return _refused(request, tournament, ServiceError(empty, field=field), **{form_key: form})
     try:
-        entered = entry_services.entries_paste(
-            tournament=tournament,
-            text=form.cleaned_data["players"],
-            by=Actor.director(request.user),
+        done = paste(
+            tournament=tournament, text=form.cleaned_data[field], by=Actor.director(request.user)
         )
     except PasteError as exc:
         for problem in exc.problems:
-            form.add_error("players", problem)
+            form.add_error(field, problem)
         return render(
             request,
             "tournaments/manage.html",
-            manage_context(tournament, paste_form=form),
+            manage_context(tournament, **{form_key: form}),
             status=400,
         )
     except ServiceError as exc:
-        form.add_error("players", exc.message)
-        return _refused(request, tournament, exc, paste_form=form)
-    messages.success(request, _("%(count)s players entered.") % {"count": len(entered)})
-    return _back(tournament, "#players")
+        form.add_error(field, exc.message)
+        return _refused(request, tournament, exc, **{form_key: form})
+    messages.success(request, entered % {"count": len(done)})
+    return _back(tournament, anchor)
+
+
+@require_POST
+@director_required
+def entries_paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return paste_list(
+        request,
+        tournament,
+        PasteEntriesForm(request.POST),
+        field="players",
+        form_key="paste_form",
+        empty=_("Paste at least one player's name."),
+        paste=entry_services.entries_paste,
+        entered=_("%(count)s players entered."),
+        anchor="#players",
+    )
 
 
 @require_POST

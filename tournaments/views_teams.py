@@ -19,11 +19,10 @@ from .selectors.standings import tournament_standings
 from .selectors.teams import team_standings
 from .services import teams as team_services
 from .services.actor import Actor
-from .services.entries import PasteError
 from .services.errors import ServiceError
 from .views import _tournament
-from .views_desk import _confirmed, _form_problems, _refused, _status
-from .views_manage import _back, director_required, manage_context
+from .views_desk import _confirmed, _form_problems, _refused, _status, paste_list
+from .views_manage import _back, director_required
 
 
 def _team(tournament: Tournament, team_id: int) -> Team:
@@ -41,34 +40,17 @@ def _team(tournament: Tournament, team_id: int) -> Team:
 @require_POST
 @director_required
 def teams_paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Enter a pasted list of teams. A refused list comes back in the text box, every
-    bad line named, so nothing typed is lost."""
-    form = TeamsPasteForm(request.POST)
-    if not form.is_valid():
-        return _refused(
-            request,
-            tournament,
-            ServiceError(_("Paste at least one team."), field="teams"),
-            teams_paste_form=form,
-        )
-    try:
-        entered = team_services.teams_paste(
-            tournament=tournament, text=form.cleaned_data["teams"], by=Actor.director(request.user)
-        )
-    except PasteError as exc:
-        for problem in exc.problems:
-            form.add_error("teams", problem)
-        return render(
-            request,
-            "tournaments/manage.html",
-            manage_context(tournament, teams_paste_form=form),
-            status=400,
-        )
-    except ServiceError as exc:
-        form.add_error("teams", exc.message)
-        return _refused(request, tournament, exc, teams_paste_form=form)
-    messages.success(request, _("%(count)s teams entered.") % {"count": len(entered)})
-    return _back(tournament, "#teams")
+    return paste_list(
+        request,
+        tournament,
+        TeamsPasteForm(request.POST),
+        field="teams",
+        form_key="teams_paste_form",
+        empty=_("Paste at least one team."),
+        paste=team_services.teams_paste,
+        entered=_("%(count)s teams entered."),
+        anchor="#teams",
+    )
 
 
 @require_POST
