@@ -5,6 +5,8 @@ one answers 4xx with its message and changes nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
@@ -117,20 +119,37 @@ def _confirm_or(
     )
 
 
-@director_required
-def team_withdraw(request: HttpRequest, tournament: Tournament, team_id: int) -> HttpResponse:
+def _confirmed_team_action(
+    request: HttpRequest,
+    tournament: Tournament,
+    team_id: int,
+    action: str,
+    service: Callable[..., object],
+    done: str,
+) -> HttpResponse:
+    """Withdraw or dissolve: asked first on a page of its own, then done by the service."""
     team = _team(tournament, team_id)
-    asking = _confirm_or(request, tournament, team, "withdraw")
+    asking = _confirm_or(request, tournament, team, action)
     if asking is not None:
         return asking
     try:
-        team_services.team_withdraw(team=team, by=Actor.director(request.user))
+        service(team=team, by=Actor.director(request.user))
     except ServiceError as exc:
         return _refused(request, tournament, exc)
-    messages.success(
-        request, _("%(name)s withdrawn; the team will not be paired again.") % {"name": team.name}
-    )
+    messages.success(request, done % {"name": team.name})
     return _back(tournament, "#teams")
+
+
+@director_required
+def team_withdraw(request: HttpRequest, tournament: Tournament, team_id: int) -> HttpResponse:
+    return _confirmed_team_action(
+        request,
+        tournament,
+        team_id,
+        "withdraw",
+        team_services.team_withdraw,
+        _("%(name)s withdrawn; the team will not be paired again."),
+    )
 
 
 @require_POST
@@ -149,18 +168,14 @@ def team_readmit(request: HttpRequest, tournament: Tournament, team_id: int) -> 
 
 @director_required
 def team_dissolve(request: HttpRequest, tournament: Tournament, team_id: int) -> HttpResponse:
-    team = _team(tournament, team_id)
-    asking = _confirm_or(request, tournament, team, "dissolve")
-    if asking is not None:
-        return asking
-    try:
-        team_services.team_dissolve(team=team, by=Actor.director(request.user))
-    except ServiceError as exc:
-        return _refused(request, tournament, exc)
-    messages.success(
-        request, _("Team %(name)s dissolved; its players stay entered.") % {"name": team.name}
+    return _confirmed_team_action(
+        request,
+        tournament,
+        team_id,
+        "dissolve",
+        team_services.team_dissolve,
+        _("Team %(name)s dissolved; its players stay entered."),
     )
-    return _back(tournament, "#teams")
 
 
 def _team_standings_csv(tournament: Tournament) -> HttpResponse:
