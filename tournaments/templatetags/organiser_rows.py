@@ -69,6 +69,7 @@ def entry_rows(context: template.Context, entries: Iterable[Any]) -> SafeString:
     t_edit, t_readmit, t_withdraw = _("Edit"), _("Re-admit"), _("Withdraw")
     t_undo, t_save, t_delete = _("undo"), _("Save"), _("Delete")
     t_checked = _("checked in")
+    labels: dict[str, str] = {}  # each status translated once, not once per player
     skip_form_tail = (
         f'<label>{escape(_("skips round"))} <input name="round_number" type="number" min="1" '
         f'max="99" size="3" inputmode="numeric" required></label> <select name="bye" '
@@ -80,7 +81,9 @@ def entry_rows(context: template.Context, entries: Iterable[Any]) -> SafeString:
         pk = entry.pk
         name = escape(entry.player.name)
         hidden = _hidden(name)
-        status = escape(_(entry.get_status_display()))
+        if entry.status not in labels:
+            labels[entry.status] = escape(_(entry.get_status_display()))
+        status = labels[entry.status]
         if entry.status == "late":
             status += " (" + escape(_("from round %(number)s") % {"number": entry.joined_round})
             if entry.missed_round_score is not None:
@@ -155,6 +158,8 @@ def manage_tables(context: template.Context, tables: Iterable[Any]) -> SafeStrin
     t_disputed = f'<span class="muted">{escape(_("disputed: the organiser decides"))}</span>'
     t_chance = escape(_("chance to finish first (OpenSkill)"))
     t_link = _("%(name)s's report link:")
+    t_game, t_starts = _("Game %(number)s"), _("seat %(seat)s starts")
+    directions: dict[str, str] = {}  # each translated once, not once per game
     out = []
     for table in tables:
         seats = table.seats
@@ -171,12 +176,12 @@ def manage_tables(context: template.Context, tables: Iterable[Any]) -> SafeStrin
         games = []
         for game in table.games:
             if len(seats) == 3:
-                how = escape(_(game.direction))
+                if game.direction not in directions:
+                    directions[game.direction] = escape(_(game.direction))
+                how = directions[game.direction]
             else:
-                how = escape(_("seat %(seat)s starts") % {"seat": game.first_position})
-            text = (
-                f"<div>{escape(_('Game %(number)s') % {'number': game.number})} ({how}):\n        "
-            )
+                how = escape(t_starts % {"seat": game.first_position})
+            text = f"<div>{escape(t_game % {'number': game.number})} ({how}):\n        "
             if game.played:
                 text += ":".join("" if o is None else str(o) for o in game.out)
                 if game.status == "unfinished":
@@ -226,6 +231,8 @@ class ResultRows:
         self.accept_url = url_pattern("round-result-accept", slug, number, None)
         self.record_url = url_pattern("games:record", None)
         self.accept = _("Accept %(name)s's result")
+        self.pieces = _("Pieces out, table %(table)s, game %(number)s")
+        self.directions: dict[str, str] = {}  # each translated once, not once per row
         self.t = {
             key: escape(text)
             for key, text in {
@@ -256,11 +263,12 @@ class ResultRows:
         else:
             css = ""
         number_id = f' id="table-{table.number}"' if game.number == 1 else ""
-        direction = f' <span class="muted">({escape(_(game.direction))})</span>' if n == 3 else ""
-        label = escape(
-            _("Pieces out, table %(table)s, game %(number)s")
-            % {"table": table.number, "number": game.number}
-        )
+        direction = ""
+        if n == 3:
+            if game.direction not in self.directions:
+                self.directions[game.direction] = escape(_(game.direction))
+            direction = f' <span class="muted">({self.directions[game.direction]})</span>'
+        label = escape(self.pieces % {"table": table.number, "number": game.number})
         comma_names = escape(", ".join(s.name for s in seats))
         entry = escape(game.entry_text)
         placeholder = "3 1 0" if n == 3 else "3 1"
