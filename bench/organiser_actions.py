@@ -18,7 +18,7 @@ between two runs: round deleted, unpublished or reopened) and the median is repo
 The server counts each request's SQL statements (bench/querycount.py, loaded only by
 this bench's gunicorn); the counts must not grow with the number of players.
 
-    bash bench/organiser_actions.sh [--players 100,500] [--repeat 5]
+    bash bench/organiser_actions.sh [--players 100,500] [--repeat 5] [--only manage,results]
 """
 
 from __future__ import annotations
@@ -150,7 +150,12 @@ def check(answer: dict[str, Any], status: int, what: str) -> None:
         raise SystemExit(f"{what}: HTTP {answer['status']} (expected {status}): {answer}")
 
 
-def measure(port: int, world: dict[str, Any], repeat: int) -> dict[str, list[dict[str, Any]]]:
+ACTIONS = ("pair", "publish", "save", "manage", "results", "close")
+
+
+def measure(
+    port: int, world: dict[str, Any], repeat: int, only: frozenset[str] = frozenset(ACTIONS)
+) -> dict[str, list[dict[str, Any]]]:
     from tournaments.models import Game, Round
     from tournaments.services.rounds import round_reopen, round_unpublish
     from tournaments.services.tournaments import round_delete
@@ -166,24 +171,33 @@ def measure(port: int, world: dict[str, Any], repeat: int) -> dict[str, list[dic
     def run(name: str, answer: dict[str, Any]) -> None:
         results.setdefault(name, []).append(answer)
 
+    def times(action: str) -> int:
+        # An action left out of --only still runs once (the later ones need its state)
+        # but is not reported.
+        return repeat if action in only else 1
+
+    def keep(action: str, name: str, answer: dict[str, Any]) -> None:
+        if action in only:
+            run(name, answer)
+
     session.request("GET", manage)  # warm the worker (templates, first connection)
     # Pair round 6: the round is deleted again between two runs (not timed).
-    for i in range(repeat):
+    for i in range(times("pair")):
         answer = session.request("POST", f"{manage}rounds/pair/", {})
         check(answer, 302, "pair")
         round_ = Round.objects.get(tournament=tournament, number=6)
-        run("pair round 6", answer)
-        if i < repeat - 1:
+        keep("pair", "pair round 6", answer)
+        if i < times("pair") - 1:
             round_delete(round=round_, by=by)
     round_ = Round.objects.get(tournament=tournament, number=6)
-    for i in range(repeat):
+    for i in range(times("publish")):
         answer = session.request("POST", f"{manage}rounds/6/publish/", {})
         check(answer, 302, "publish")
         round_.refresh_from_db()
         if round_.status != Round.Status.PUBLISHED:
             raise SystemExit("publish: the round is not published (the page said why)")
-        run("publish", answer)
-        if i < repeat - 1:
+        keep("publish", "publish", answer)
+        if i < times("publish") - 1:
             round_unpublish(round=round_, by=by)
     games = list(
         Game.objects.filter(table__round=round_, table__is_bye=False)
@@ -191,7 +205,7 @@ def measure(port: int, world: dict[str, Any], repeat: int) -> dict[str, list[dic
         .order_by("table__number", "number")[: repeat + 1]
     )
     saved: set[int] = set()
-    for game in games[:repeat]:
+    for game in games[: times("save")]:
         seats = game.table.seats.count()
         answer = session.request(
             "POST",
@@ -204,24 +218,26 @@ def measure(port: int, world: dict[str, Any], repeat: int) -> dict[str, list[dic
         if game.status != Game.Status.FINISHED:
             raise SystemExit("save one result: the game has no result")
         saved.add(game.pk)
-        run("save one game's result", answer)
-    for _ in range(repeat):
+        keep("save", "save one game's result", answer)
+    for _ in range(times("manage")):
         answer = session.request("GET", manage)
         check(answer, 200, "manage page")
-        run("manage page (GET)", answer)
-    for _ in range(repeat):
+        keep("manage", "manage page (GET)", answer)
+    for _ in range(times("results")):
         answer = session.request("GET", f"{manage}rounds/6/results/")
         check(answer, 200, "results screen")
-        run("results screen (GET)", answer)
+        keep("results", "results screen (GET)", answer)
+    if "close" not in only:
+        return results  # nothing after closing needs it
     enter_round(round_, by, skip=saved)
-    for i in range(repeat):
+    for i in range(times("close")):
         answer = session.request("POST", f"{manage}rounds/6/close/", {})
         check(answer, 302, "close")
         round_.refresh_from_db()
         if round_.status != Round.Status.CLOSED:
             raise SystemExit("close: the round is not closed (the page said why)")
-        run("close round 6", answer)
-        if i < repeat - 1:
+        keep("close", "close round 6", answer)
+        if i < times("close") - 1:
             round_reopen(round=round_, by=by)
     return results
 
@@ -245,7 +261,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument(
+        "--only",
+        default=",".join(ACTIONS),
+        help=f"actions to report, comma-separated, of {','.join(ACTIONS)} (the others "
+        "still run once, untimed, where a later action needs their state)",
+    )
     args = parser.parse_args()
+    only = frozenset(a.strip() for a in args.only.split(",") if a.strip())
+    if not only or not only <= set(ACTIONS):
+        raise SystemExit(f"--only: choose from {','.join(ACTIONS)}")
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         raise SystemExit("needs DATABASE_URL (PostgreSQL): bash bench/organiser_actions.sh")
     if not os.environ.get("REDIS_URL"):
@@ -306,7 +331,7 @@ def main() -> None:
     try:
         wait_ready(port, time.monotonic() + 60)
         for n in sizes:
-            results = measure(port, worlds[n], args.repeat)
+            results = measure(port, worlds[n], args.repeat, only)
             figures[n] = {
                 name: {
                     "median_ms": round(statistics.median(a["ms"] for a in answers), 1),

@@ -5,6 +5,7 @@
 # gunicorn with the query counter (bench/querycount.py) and stops it.
 #
 #     bash bench/organiser_actions.sh [--players 100,500] [--repeat 5] [--workers 2]
+#         [--only manage,results]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source config/bin/services

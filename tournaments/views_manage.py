@@ -14,7 +14,6 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -51,6 +50,7 @@ from .services.results import (
     game_record_out,
     result_accept,
 )
+from .templatetags.organiser_rows import result_row
 
 View = Callable[..., HttpResponse]
 
@@ -497,11 +497,7 @@ def _row_response(
     round_trails(tables)
     table = tables[0]
     game = next(g for g in table.games if g.id == game_id)
-    row = render_to_string(
-        "tournaments/_result_row.html",
-        {"tournament": tournament, "round": round_, "table": table, "game": game},
-        request=request,
-    )
+    row = result_row(request, tournament, round_, table, game)
     progress = round_progress_counted(round_)
     body: dict[str, Any] = {
         "game": game.id,
