@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from .models import Entry, Round, Seat, Tournament
@@ -29,6 +30,9 @@ from .services.results import Actor
 from .views_manage import director_required
 
 REASON_MAX = 500
+# More places than this (tables, the bye, the new table) and the editor's "move to" is
+# typed rather than chosen from a drop-down.
+TYPED_ABOVE = 24
 
 
 @dataclass
@@ -50,6 +54,13 @@ class Editor:
     created: list[str] = field(default_factory=list)
     error: str = ""
     reason: str = ""
+
+    @property
+    def typed(self) -> bool:
+        """Many places (a big Swiss): each "move to" is a typed field with one shared list
+        of suggestions, as a drop-down per player would repeat every table for every
+        player (250 tables × 500 players = 125,000 options, megabytes of page)."""
+        return len(self.options) > TYPED_ABOVE
 
 
 def _value(target: Target) -> str:
@@ -127,14 +138,15 @@ def _moves(round_: Round, post: Any) -> tuple[list[tuple[Entry, Target]], dict[i
     for key in post:
         if not key.startswith("to_"):
             continue
-        raw_id, value = key[3:], str(post.get(key, "")).strip()
+        raw_id, value = key[3:], str(post.get(key, "")).strip().lower()
         if not raw_id.isdigit() or int(raw_id) not in seated:
             raise _BadInput(_("this player has no seat in this round"), "entry")
         seat = seated[int(raw_id)]
         target: Target
-        if value == "bye":
+        # Typed (a big round's editor) also in the page's language: "spielfrei", "neu".
+        if value in ("bye", _("bye").lower()):
             target = None
-        elif value == NEW_TABLE:
+        elif value in (NEW_TABLE, pgettext("typed in the pairing editor: the new table", "new")):
             target = NEW_TABLE
         elif value.isdigit() and len(value) <= 4 and int(value) in tables:
             target = int(value)

@@ -168,14 +168,15 @@ def manage_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "skip_form": SkipForm(),
         "forbid_form": ForbiddenPairForm(tournament=tournament),
         "swap_form": SwapForm(tournament=tournament),
-        # Only players seated in the round and not withdrawn can swap or move.
+        # Only players seated in the round and not withdrawn can swap or move, and
+        # only before it is published: the swap's lists are not loaded after that.
         "seated": list(
             Seat.objects.filter(round=current)
             .exclude(entry__status=Entry.Status.WITHDRAWN)
             .select_related("entry__player")
             .order_by("entry__seed")
         )
-        if current
+        if current and current.status == Round.Status.PAIRED
         else [],
         "editor": editor_context(current) if current else None,
         "forbidden": ForbiddenPair.objects.filter(tournament=tournament).select_related(

@@ -137,3 +137,55 @@ def test_an_edit_of_a_round_published_meanwhile_is_a_409_with_the_message(cup, p
     assert response.status_code == 409
     assert "round 1 is already published" in response.content.decode()
     assert seats() == before
+
+
+def test_a_big_round_types_the_place_from_one_list_of_suggestions_instead_of_a_drop_down_each():
+    """60 players: 30 tables. A drop-down per player would repeat all 32 places 60 times
+    (at 500 players, 125,000 options); each player gets a typed field instead, with one
+    shared list, and the typed places are read like the chosen ones."""
+    big = tournament_with_players(60, slug="big", name="Big")
+    round_pair_next(tournament=big, by=BY)
+    user = UserFactory(username="big-td")
+    big.directors.add(user)
+    client = Client(raise_request_exception=False)
+    client.force_login(user)
+    html = client.get("/t/big/manage/").content.decode()
+    first, last = big.entries.get(seed=1), big.entries.get(seed=60)
+    assert f'<input name="to_{first.pk}" id="move-{first.pk}" value="1"' in html
+    assert '<select name="to_' not in html
+    assert html.count('<datalist id="editor-places">') == 1
+    assert html.count('<option value="bye">') == 1  # in the shared list only
+
+    edit = "/t/big/manage/rounds/1/edit/"
+    last_table = Seat.objects.get(entry=last).table.number
+    # A typed word that is no place names the player and changes nothing.
+    before = seats()
+    refused = client.post(edit, {f"to_{first.pk}": "somewhere"})
+    assert refused.status_code == 400 and "P01" in refused.content.decode()
+    assert seats() == before
+    # "New", in any case, is the new table; the two movers sit there together.
+    moved = client.post(
+        edit,
+        {f"to_{first.pk}": " New ", f"to_{last.pk}": "NEW", "override_reason": "a test"},
+    )
+    assert moved.status_code == 302
+    assert Seat.objects.get(entry=first).table_id == Seat.objects.get(entry=last).table_id
+    assert Seat.objects.get(entry=last).table.number != last_table
+
+
+def test_in_german_the_typed_place_may_be_spielfrei_or_neu():
+    big = tournament_with_players(60, slug="big", name="Big")
+    round_pair_next(tournament=big, by=BY)
+    user = UserFactory(username="big-td")
+    big.directors.add(user)
+    client = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE="de")
+    client.force_login(user)
+    html = client.get("/t/big/manage/").content.decode()
+    assert "„spielfrei“ oder „neu“" in html
+    one = big.entries.get(seed=1)
+    response = client.post(
+        "/t/big/manage/rounds/1/edit/",
+        {f"to_{one.pk}": "Spielfrei", "override_reason": "geht früher"},
+    )
+    assert response.status_code == 302
+    assert Seat.objects.get(entry=one).table.is_bye

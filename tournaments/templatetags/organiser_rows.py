@@ -398,3 +398,47 @@ def result_rows(context: template.Context, tables: Iterable[Any]) -> SafeString:
     rows = ResultRows(context["tournament"], context["round"], csrf_input(context))
     html = "".join(rows.row(table, game) for table in tables for game in table.games)
     return mark_safe(html)  # noqa: S308 - every value in the rows is escaped
+
+
+@register.simple_tag
+def seat_options(seats: Iterable[Any]) -> SafeString:
+    """The swap's drop-down options (the seated players), rendered once for both lists."""
+    options = ['<option value="">---------</option>']
+    options.extend(
+        f'<option value="{seat.entry_id}">{escape(seat.entry.player.name)}</option>'
+        for seat in seats
+    )
+    return mark_safe("".join(options))  # noqa: S308 - names escaped
+
+
+@register.simple_tag
+def editor_rows(editor: Any) -> SafeString:
+    """The pairing editor's rows: each seated player with her "move to" control, a
+    drop-down of the places while they are few, else a typed field suggesting them from
+    the page's one list (views_editor.Editor.typed)."""
+    t_bye = escape(_("bye"))
+    control = (
+        '<input name="to_{id}" id="move-{id}" value="{choice}" data-current="{table}" '
+        'list="editor-places" size="6" autocomplete="off" aria-describedby="editor-hint">'
+    )
+    plain = {v: f'<option value="{escape(v)}">{escape(label)}</option>' for v, label in editor.options}
+    every = "".join(plain.values())
+    out = []
+    for row in editor.rows:
+        choice = escape(row.choice)
+        if editor.typed:
+            field = control.format(id=row.entry_id, choice=choice, table=row.table)
+        else:
+            # The options once per page; each row marks its own choice.
+            mine = plain.get(row.choice, "")
+            options = every.replace(mine, mine.replace('">', '" selected>', 1), 1) if mine else every
+            field = (
+                f'<select name="to_{row.entry_id}" id="move-{row.entry_id}" '
+                f'data-current="{row.table}">{options}</select>'
+            )
+        out.append(
+            f'\n      <tr><td class="num">{t_bye if row.is_bye else row.table}</td>'
+            f'<td class="num">{row.position}</td><th scope="row"><label '
+            f'for="move-{row.entry_id}">{escape(row.name)}</label></th><td>{field}</td></tr>'
+        )
+    return mark_safe("".join(out))  # noqa: S308 - every value above is escaped

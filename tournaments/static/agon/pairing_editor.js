@@ -54,6 +54,7 @@ async function check(form) {
 const form = document.getElementById("editor");
 if (form) {
   form.addEventListener("change", (event) => {
-    if (event.target.matches("select")) check(form);
+    // A drop-down, or in a big round a typed place (its change comes on Enter or Tab).
+    if (event.target.matches("select, input[list]")) check(form);
   });
 }
