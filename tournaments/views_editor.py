@@ -74,23 +74,24 @@ def editor_context(
     ``posted`` keeps the choices of a refused form."""
     if round_.status != Round.Status.PAIRED or round_.tournament.is_team_event:
         return None
+    # Plain rows, not model instances: a big Swiss seats 500 players.
     seats = (
         Seat.objects.filter(round=round_)
         .exclude(entry__status=Entry.Status.WITHDRAWN)
-        .select_related("entry__player", "table")
         .order_by("table__number", "position")
+        .values_list("entry_id", "entry__player__name", "table__number", "table__is_bye", "position")
     )
     posted = posted or {}
     rows = [
         EditorRow(
-            entry_id=s.entry_id,
-            name=s.entry.player.name,
-            table=s.table.number,
-            is_bye=s.table.is_bye,
-            position=s.position,
-            choice=posted.get(s.entry_id, str(s.table.number)),
+            entry_id=entry_id,
+            name=name,
+            table=number,
+            is_bye=is_bye,
+            position=position,
+            choice=posted.get(entry_id, str(number)),
         )
-        for s in seats
+        for entry_id, name, number, is_bye, position in seats
     ]
     tables = list(round_.tables.order_by("number").values_list("number", "is_bye"))
     options: list[tuple[str, str]] = []

@@ -91,3 +91,31 @@ def test_the_editor_fits_a_phone_without_sideways_scrolling(
     if width > inner:
         browser.save_screenshot(str(artefacts / f"pairing-editor-phone-{language}.png"))
     assert width <= inner, (width, inner)
+
+
+def test_in_a_big_round_a_typed_place_is_checked_live_on_tab_and_saved(
+    browser, wait, login, live_server, artefacts
+):
+    """60 players, 30 tables: the "move to" is typed (one shared list of places); Tab
+    after typing "bye" checks it at once, without a reload, and the save moves her."""
+    from selenium.webdriver.common.keys import Keys
+
+    big = tournament_with_players(60, slug="big", name="Big", published=True)
+    round_ = round_pair_next(tournament=big, by=Actor.command())
+    director = UserFactory()
+    big.directors.add(director)
+    login(director)
+    browser.get(f"{live_server.url}/t/big/manage/")
+    last = big.entries.get(seed=60)
+    place = wait(lambda b: b.find_element(By.ID, f"move-{last.pk}"))
+    assert place.tag_name == "input" and place.get_attribute("list") == "editor-places"
+    browser.execute_script("window.agonNoReload = 'still here';")
+    place.clear()
+    place.send_keys("bye", Keys.TAB)
+    wait(lambda b: "a bye for P60" in b.find_element(By.ID, "editor-warnings").text)
+    assert browser.execute_script("return window.agonNoReload") == "still here"
+    browser.save_screenshot(str(artefacts / "pairing-editor-typed.png"))
+    browser.find_element(By.ID, "override-reason").send_keys("leaves early")
+    browser.find_element(By.XPATH, "//button[normalize-space()='Save the changes']").click()
+    wait(lambda b: "The pairing of round 1 is changed." in page_text(b))
+    assert Seat.objects.get(round=round_, entry=last).table.is_bye

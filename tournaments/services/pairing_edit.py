@@ -127,15 +127,15 @@ def _history(round_: Round) -> _History:
             "first_id", "second_id"
         )
     ]
-    entries = tournament.entries.select_related("player")
+    entries = list(tournament.entries.values_list("pk", "seed", "player__name"))
     settings = scoring_settings(tournament)
     return _History(
         met=met,
         forbidden=forbidden,
         scores={str(k): v for k, v in tournament_scores(tournament=tournament).items()},
         starts=starts,
-        seeds={e.pk: e.seed for e in entries},
-        names={e.pk: e.player.name for e in entries},
+        seeds={pk: seed for pk, seed, _name in entries},
+        names={pk: name for pk, _seed, name in entries},
         policy=tournament.policy,
         playable=tuple(s for s in SCORED_SIZES if s in tournament.ruleset.table_sizes),
         gap_limit=_gap_limit(settings),

@@ -57,6 +57,7 @@ def _hidden(name: str) -> str:
 def entry_rows(context: template.Context, entries: Iterable[Any]) -> SafeString:
     """The manage page's players table body: one row per entry with its actions."""
     tournament = context["tournament"]
+    announced = context["skips"]  # views_manage.manage_context: entry id -> (round, bye)
     slug = tournament.slug
     csrf = csrf_input(context)
     player_url = url_pattern("player-detail", None)
@@ -98,12 +99,12 @@ def entry_rows(context: template.Context, entries: Iterable[Any]) -> SafeString:
                 + ")"
             )
         skips = []
-        for skip in entry.skips.all():
+        for number, bye in announced.get(pk, ()):
             what = (
-                _("bye requested for round %(number)s") if skip.bye else _("skips round %(number)s")
-            ) % {"number": skip.round_number}
+                _("bye requested for round %(number)s") if bye else _("skips round %(number)s")
+            ) % {"number": number}
             skips.append(
-                f'<form method="post" action="{unskip_url(pk, skip.round_number)}" '
+                f'<form method="post" action="{unskip_url(pk, number)}" '
                 f'class="inline">{csrf}<span class="muted">{escape(what)}</span> '
                 f"<button>{t_undo}{hidden}</button></form>"
             )
@@ -401,13 +402,11 @@ def result_rows(context: template.Context, tables: Iterable[Any]) -> SafeString:
 
 
 @register.simple_tag
-def seat_options(seats: Iterable[Any]) -> SafeString:
-    """The swap's drop-down options (the seated players), rendered once for both lists."""
+def seat_options(seats: Iterable[tuple[int, str]]) -> SafeString:
+    """The swap's drop-down options from (entry id, name) of the seated players, rendered
+    once for both lists."""
     options = ['<option value="">---------</option>']
-    options.extend(
-        f'<option value="{seat.entry_id}">{escape(seat.entry.player.name)}</option>'
-        for seat in seats
-    )
+    options.extend(f'<option value="{pk}">{escape(name)}</option>' for pk, name in seats)
     return mark_safe("".join(options))  # noqa: S308 - names escaped
 
 
