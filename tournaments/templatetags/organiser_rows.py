@@ -71,8 +71,10 @@ def entry_rows(context: template.Context, entries: Iterable[Any]) -> SafeString:
     t_undo, t_save, t_delete = _("undo"), _("Save"), _("Delete")
     t_checked = _("checked in")
     labels: dict[str, str] = {}  # each status translated once, not once per player
+    # Outside the f-string, where the message extraction finds it.
+    t_skips = escape(_("skips round"))
     skip_form_tail = (
-        f'<label>{escape(_("skips round"))} <input name="round_number" type="number" min="1" '
+        f'<label>{t_skips} <input name="round_number" type="number" min="1" '
         f'max="99" size="3" inputmode="numeric" required></label> <select name="bye" '
         f'aria-label="{escape(_("Scored as"))}"><option value="0">{escape(_("an absence"))}'
         f'</option><option value="1">{escape(_("a requested bye"))}</option></select> '

@@ -55,6 +55,8 @@ const form = document.getElementById("editor");
 if (form) {
   form.addEventListener("change", (event) => {
     // A drop-down, or in a big round a typed place (its change comes on Enter or Tab).
+    // A field cleared to type again is checked once something is typed.
+    if (event.target.matches("input[list]") && !event.target.value.trim()) return;
     if (event.target.matches("select, input[list]")) check(form);
   });
 }
