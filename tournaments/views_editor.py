@@ -79,7 +79,9 @@ def editor_context(
         Seat.objects.filter(round=round_)
         .exclude(entry__status=Entry.Status.WITHDRAWN)
         .order_by("table__number", "position")
-        .values_list("entry_id", "entry__player__name", "table__number", "table__is_bye", "position")
+        .values_list(
+            "entry_id", "entry__player__name", "table__number", "table__is_bye", "position"
+        )
     )
     posted = posted or {}
     rows = [

@@ -170,9 +170,8 @@ def manage_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
     """What the organiser's page shows; ``extra`` replaces a part (a form with errors)."""
     from .views_editor import editor_context  # that module builds on this one
 
-    entries = (
-        tournament.entries.select_related("player")
-        .annotate(played=Exists(Seat.objects.filter(entry=OuterRef("pk"))))
+    entries = tournament.entries.select_related("player").annotate(
+        played=Exists(Seat.objects.filter(entry=OuterRef("pk")))
     )
     rounds = list(tournament.rounds.order_by("number"))
     current = rounds[-1] if rounds else None

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Count, Q
 
 from games.letters import colour_letter
 from tournaments.models import Game, ResultSubmission, Round, Seat, Table
+from tournaments.models_game import MAX_SEATS
 from tournaments.models_team import TEAM_FACTOR
 from tournaments.scoring import round_scores
 
@@ -119,33 +121,47 @@ def round_trails(tables: list[TableRow]) -> None:
         games[submission.game_id].trail.append(submission)
 
 
+_GAME_FIELDS = (
+    "pk", "table_id", "number", "first_position", "direction", "status",
+    *(f"out_{p}" for p in range(1, MAX_SEATS + 1)),
+    "colours_out", "moves", "version", "confirmed", "reported_by_position",
+)  # fmt: skip
+
+
 def round_tables(*, round_: Round, table_id: int | None = None) -> list[TableRow]:
     """The round's tables, or only the one ``table_id`` names (one row of a page)."""
     settings = scoring_settings(round_.tournament)
     one = {} if table_id is None else {"table_id": table_id}
+    # Plain rows, not model instances: a 500-player round has 1,500 seats with their
+    # players and 750 games, and building models cost more than the queries.
     tables = {
-        t.pk: TableRow(t.pk, t.number, t.is_bye)
-        for t in Table.objects.filter(
+        pk: TableRow(pk, number, is_bye)
+        for pk, number, is_bye in Table.objects.filter(
             round=round_, **({} if table_id is None else {"pk": table_id})
-        ).order_by("number")
-    }
-    for seat in (
-        Seat.objects.filter(round=round_, **one)
-        .select_related("entry__player")
-        .order_by("position")
-    ):
-        tables[seat.table_id].seats.append(
-            SeatRow(
-                seat.position,
-                seat.entry_id,
-                seat.entry.player.name,
-                player_id=seat.entry.player_id,
-                report_token=seat.report_token,
-            )
         )
-    games_by_table: dict[int, list[Game]] = defaultdict(list)
-    for game in Game.objects.filter(table__round=round_, **one).order_by("number"):
-        games_by_table[game.table_id].append(game)
+        .order_by("number")
+        .values_list("pk", "number", "is_bye")
+    }
+    for table, position, entry_id, name, player_id, token in (
+        Seat.objects.filter(round=round_, **one)
+        .order_by("position")
+        .values_list(
+            "table_id",
+            "position",
+            "entry_id",
+            "entry__player__name",
+            "entry__player_id",
+            "report_token",
+        )
+    ):
+        tables[table].seats.append(
+            SeatRow(position, entry_id, name, player_id=player_id, report_token=token)
+        )
+    games_by_table: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for game in (
+        Game.objects.filter(table__round=round_, **one).order_by("number").values(*_GAME_FIELDS)
+    ):
+        games_by_table[game["table_id"]].append(game)
     disputed = set(
         ResultSubmission.objects.filter(
             game__table__round=round_,
@@ -156,22 +172,21 @@ def round_tables(*, round_: Round, table_id: int | None = None) -> list[TableRow
     for table in tables.values():
         n = len(table.seats)
         for game in games_by_table[table.id]:
+            colours = game["colours_out"] or {}
             table.games.append(
                 GameRow(
-                    id=game.pk,
-                    number=game.number,
-                    first_position=game.first_position,
-                    direction=game.direction,
-                    status=game.status,
-                    out=game.out_list(n),
-                    letters=[
-                        colour_letter(game.colours_out.get(str(p), [])) for p in range(1, n + 1)
-                    ],
-                    moves=len(game.moves),
-                    version=game.version,
-                    confirmed=game.confirmed,
-                    reported_by=game.reported_by_position,
-                    disputed=game.pk in disputed,
+                    id=game["pk"],
+                    number=game["number"],
+                    first_position=game["first_position"],
+                    direction=game["direction"],
+                    status=game["status"],
+                    out=[game[f"out_{p}"] for p in range(1, n + 1)],  # as Game.out_list
+                    letters=[colour_letter(colours.get(str(p), [])) for p in range(1, n + 1)],
+                    moves=len(game["moves"] or ()),
+                    version=game["version"],
+                    confirmed=game["confirmed"],
+                    reported_by=game["reported_by_position"],
+                    disputed=game["pk"] in disputed,
                 )
             )
         if table.is_bye:

@@ -422,7 +422,9 @@ def editor_rows(editor: Any) -> SafeString:
         '<input name="to_{id}" id="move-{id}" value="{choice}" data-current="{table}" '
         'list="editor-places" size="6" autocomplete="off" aria-describedby="editor-hint">'
     )
-    plain = {v: f'<option value="{escape(v)}">{escape(label)}</option>' for v, label in editor.options}
+    plain = {
+        v: f'<option value="{escape(v)}">{escape(label)}</option>' for v, label in editor.options
+    }
     every = "".join(plain.values())
     out = []
     for row in editor.rows:
@@ -432,7 +434,9 @@ def editor_rows(editor: Any) -> SafeString:
         else:
             # The options once per page; each row marks its own choice.
             mine = plain.get(row.choice, "")
-            options = every.replace(mine, mine.replace('">', '" selected>', 1), 1) if mine else every
+            options = (
+                every.replace(mine, mine.replace('">', '" selected>', 1), 1) if mine else every
+            )
             field = (
                 f'<select name="to_{row.entry_id}" id="move-{row.entry_id}" '
                 f'data-current="{row.table}">{options}</select>'

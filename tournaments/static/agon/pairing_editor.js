@@ -40,11 +40,13 @@ async function check(form) {
     error.textContent = body.error;
     error.hidden = false;
     created.hidden = true;
+    box.classList.add("pending");
     return;
   }
   error.hidden = true;
   fill(created.querySelector("[data-list]"), body.created);
   created.hidden = body.created.length === 0;
+  box.classList.toggle("pending", body.created.length > 0);
   const none = current.querySelector("[data-list]").dataset.none;
   fill(current.querySelector("[data-list]"), body.current, none);
   reason.required = body.created.length > 0;
