@@ -42,6 +42,9 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 HOST = "127.0.0.1"
+
+from bench.api_load import wait_ready  # noqa: E402 - the same gunicorn, the same wait
+
 TARGETS_MS = {"pair": 1000.0}
 OTHER_TARGET_MS = 150.0
 
@@ -249,19 +252,6 @@ def measure(
         if i < times("close") - 1:
             round_reopen(round=round_, by=by)
     return results
-
-
-def wait_ready(port: int, deadline: float) -> None:
-    while time.monotonic() < deadline:
-        try:
-            conn = http.client.HTTPConnection(HOST, port, timeout=2)
-            conn.request("GET", "/healthz", headers={"Host": HOST})
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise SystemExit("gunicorn did not answer /healthz in time")
 
 
 def main() -> None:
