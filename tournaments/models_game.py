@@ -13,6 +13,11 @@ from django.utils.translation import gettext_lazy as _
 MAX_SEATS = 4
 
 
+def out_fields(seats: int) -> list[str]:
+    """The pieces-out fields of seats 1..``seats``, in seat order."""
+    return [f"out_{i}" for i in range(1, seats + 1)]
+
+
 @lru_cache(maxsize=256)
 def moving_order(first_position: int, direction: str, seats: int) -> tuple[int, ...]:
     """Seat positions in the order they move in a game (engine seat k = order[k-1]):
@@ -107,4 +112,4 @@ class Game(models.Model):
         return moving_order(self.first_position, self.direction, seats)
 
     def out_list(self, seats: int) -> list[int | None]:
-        return [getattr(self, f"out_{i}") for i in range(1, seats + 1)]
+        return [getattr(self, name) for name in out_fields(seats)]

@@ -10,7 +10,7 @@ from django.db.models import Count, Q
 
 from games.letters import colour_letter
 from tournaments.models import Game, ResultSubmission, Round, Seat, Table
-from tournaments.models_game import MAX_SEATS
+from tournaments.models_game import MAX_SEATS, out_fields
 from tournaments.models_team import TEAM_FACTOR
 from tournaments.scoring import round_scores
 
@@ -123,7 +123,7 @@ def round_trails(tables: list[TableRow]) -> None:
 
 _GAME_FIELDS = (
     "pk", "table_id", "number", "first_position", "direction", "status",
-    *(f"out_{p}" for p in range(1, MAX_SEATS + 1)),
+    *out_fields(MAX_SEATS),
     "colours_out", "moves", "version", "confirmed", "reported_by_position",
 )  # fmt: skip
 
@@ -180,7 +180,7 @@ def round_tables(*, round_: Round, table_id: int | None = None) -> list[TableRow
                     first_position=game["first_position"],
                     direction=game["direction"],
                     status=game["status"],
-                    out=[game[f"out_{p}"] for p in range(1, n + 1)],  # as Game.out_list
+                    out=[game[name] for name in out_fields(n)],
                     letters=[colour_letter(colours.get(str(p), [])) for p in range(1, n + 1)],
                     moves=len(game["moves"] or ()),
                     version=game["version"],

@@ -134,15 +134,18 @@ def entry_rows(context: template.Context, entries: Iterable[Any]) -> SafeString:
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
 
 
+def _player_options(players: Iterable[tuple[int, str]]) -> SafeString:
+    """A players drop-down's options from (entry id, name), as the forms'
+    ModelChoiceField gives them; rendered once and reused by each drop-down of the page."""
+    options = ['<option value="" selected>---------</option>']
+    options.extend(f'<option value="{pk}">{escape(name)}</option>' for pk, name in players)
+    return mark_safe("\n".join(options))  # noqa: S308 - names escaped
+
+
 @register.simple_tag
 def entry_options(entries: Iterable[Any]) -> SafeString:
-    """A players drop-down's options (as the forms' ModelChoiceField gives them), rendered
-    once and reused by each drop-down of the page."""
-    options = ['<option value="" selected>---------</option>']
-    options.extend(
-        f'<option value="{entry.pk}">{escape(entry.player.name)}</option>' for entry in entries
-    )
-    return mark_safe("\n".join(options))  # noqa: S308 - names escaped
+    """The entered players, for the "never seat together" drop-downs."""
+    return _player_options((entry.pk, entry.player.name) for entry in entries)
 
 
 @register.simple_tag(takes_context=True)
@@ -405,11 +408,8 @@ def result_rows(context: template.Context, tables: Iterable[Any]) -> SafeString:
 
 @register.simple_tag
 def seat_options(seats: Iterable[tuple[int, str]]) -> SafeString:
-    """The swap's drop-down options from (entry id, name) of the seated players, rendered
-    once for both lists."""
-    options = ['<option value="">---------</option>']
-    options.extend(f'<option value="{pk}">{escape(name)}</option>' for pk, name in seats)
-    return mark_safe("".join(options))  # noqa: S308 - names escaped
+    """The seated players as (entry id, name), for the swap's two drop-downs."""
+    return _player_options(seats)
 
 
 @register.simple_tag
@@ -418,32 +418,30 @@ def editor_rows(editor: Any) -> SafeString:
     drop-down of the places while they are few, else a typed field suggesting them from
     the page's one list (views_editor.Editor.typed)."""
     t_bye = escape(_("bye"))
-    control = (
+    typed = (
         '<input name="to_{id}" id="move-{id}" value="{choice}" data-current="{table}" '
         'list="editor-places" size="6" autocomplete="off" aria-describedby="editor-hint">'
     )
+    # The drop-down's options once per page; each row marks its own choice.
     plain = {
         v: f'<option value="{escape(v)}">{escape(label)}</option>' for v, label in editor.options
     }
     every = "".join(plain.values())
-    out = []
-    for row in editor.rows:
-        choice = escape(row.choice)
+
+    def field(row: Any) -> str:
         if editor.typed:
-            field = control.format(id=row.entry_id, choice=choice, table=row.table)
-        else:
-            # The options once per page; each row marks its own choice.
-            mine = plain.get(row.choice, "")
-            options = (
-                every.replace(mine, mine.replace('">', '" selected>', 1), 1) if mine else every
-            )
-            field = (
-                f'<select name="to_{row.entry_id}" id="move-{row.entry_id}" '
-                f'data-current="{row.table}">{options}</select>'
-            )
-        out.append(
-            f'\n      <tr><td class="num">{t_bye if row.is_bye else row.table}</td>'
-            f'<td class="num">{row.position}</td><th scope="row"><label '
-            f'for="move-{row.entry_id}">{escape(row.name)}</label></th><td>{field}</td></tr>'
+            return typed.format(id=row.entry_id, choice=escape(row.choice), table=row.table)
+        mine = plain.get(row.choice, "")
+        options = every.replace(mine, mine.replace('">', '" selected>', 1), 1) if mine else every
+        return (
+            f'<select name="to_{row.entry_id}" id="move-{row.entry_id}" '
+            f'data-current="{row.table}">{options}</select>'
         )
+
+    out = [
+        f'\n      <tr><td class="num">{t_bye if row.is_bye else row.table}</td>'
+        f'<td class="num">{row.position}</td><th scope="row"><label '
+        f'for="move-{row.entry_id}">{escape(row.name)}</label></th><td>{field(row)}</td></tr>'
+        for row in editor.rows
+    ]
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
