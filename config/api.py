@@ -31,13 +31,19 @@ def not_found(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"detail": "Not found."}, status=404)
 
 
-router = DefaultRouter()
+# No format suffixes: a slug such as "config.api" would otherwise be read as the slug
+# "config" in the browsable API's HTML, an answer the schema does not document.
+class Router(DefaultRouter):
+    include_format_suffixes = False
+
+
+router = Router()
 router.register("clubs", views.ClubViewSet, basename="club")
 router.register("players", views.PlayerViewSet, basename="player")
 router.register("tournaments", views.TournamentViewSet, basename="tournament")
 router.register("games", views.GameViewSet, basename="game")
 
-scoped = DefaultRouter(trailing_slash=True)
+scoped = Router(trailing_slash=True)
 scoped.include_root_view = False
 scoped.register("entries", views.EntryViewSet, basename="entry")
 scoped.register("rounds", views.RoundViewSet, basename="round")

@@ -54,6 +54,35 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "core: touches no database (added automatically)")
 
 
+# A test-only hasher: Django's PBKDF2 costs about 0.24 s of CPU per password, and the
+# suite makes about a thousand users. test_hostile_input's lockout test logs in through
+# the production hasher (PRODUCTION_PASSWORD_HASHERS) so that one is still exercised.
+TEST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _test_settings(worker_id: str) -> Iterator[None]:
+    """Settings of the test session: the fast hasher, and under pytest-xdist a Redis
+    database of each worker's own (gw0 uses 1, gw1 uses 2, ...), so that parallel
+    workers, whose test databases hand out the same primary keys, never read each
+    other's cached standings or throttle counts. The broker stays on database 0: only
+    `worker` tests use it, and they run in the serial pass."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    changes: dict[str, Any] = {"PASSWORD_HASHERS": TEST_PASSWORD_HASHERS}
+    if worker_id != "master" and settings.CACHES["default"].get("LOCATION", "").startswith(
+        "redis://"
+    ):
+        number = int(worker_id.removeprefix("gw")) + 1
+        caches = {alias: dict(cache) for alias, cache in settings.CACHES.items()}
+        base = caches["default"]["LOCATION"].rsplit("/", 1)[0]
+        caches["default"]["LOCATION"] = f"{base}/{number}"
+        changes["CACHES"] = caches
+    with override_settings(**changes):
+        yield
+
+
 # The same examples on every run (derived from each test, not from a random seed), so the
 # test command gives the same answer on every machine; HYPOTHESIS_PROFILE=explore
 # searches anew with random examples.
@@ -174,9 +203,11 @@ def _no_task_left_running(request: pytest.FixtureRequest) -> Iterator[None]:
     rolled back) while a Celery task could still read or write them: a worker reading
     while TRUNCATE runs deadlocks the flush. Set up after the database fixture, so it
     is torn down before it."""
+    # Only a `worker` test sends tasks to a real worker: every other test runs its tasks
+    # in-process (`_eager_tasks_unless_worker`), so nothing of it can still be running.
     node = request.node
     flushed = node.get_closest_marker("django_db") or set(request.fixturenames) & _FLUSHED
-    if not os.environ.get("REDIS_URL") or not flushed:
+    if not os.environ.get("REDIS_URL") or not flushed or not node.get_closest_marker("worker"):
         yield
         return
     # pytest-django's own fixture behind `django_db`, `db` and `transactional_db`:

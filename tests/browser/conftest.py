@@ -56,9 +56,10 @@ def _chromium_paths() -> tuple[str, str]:
     return browser, driver
 
 
-@pytest.fixture
-def browser(_chromium_paths: tuple[str, str]) -> Iterator[Any]:
-    """A fresh Chromium with its own profile for each test, 1280x900 unless resized."""
+@pytest.fixture(scope="session")
+def _chromium(_chromium_paths: tuple[str, str]) -> Iterator[Any]:
+    """One Chromium for the whole session (a start costs 1-2 s, and there are dozens of
+    browser tests); `browser` gives each test a clean state in it."""
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
@@ -78,12 +79,42 @@ def browser(_chromium_paths: tuple[str, str]) -> Iterator[Any]:
     driver.set_page_load_timeout(30)
     try:
         yield driver
-        # pytest shows this only for a failed test: the page's console, errors included.
-        for entry in driver.get_log("browser"):
-            print(f"console {entry['level']}: {entry['message']}")
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def _clean_slate(driver: Any, origin: str) -> None:
+    """What a new profile would give: one blank tab, 1280x900, no cookies, no cache, no
+    storage for the live server's origin, and the console log drained."""
+    handles = driver.window_handles
+    for handle in handles[1:]:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(handles[0])
+    driver.get("about:blank")
+    driver.delete_all_cookies()  # of the current origin: the CDP call below does all
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+    # Storage is kept per origin; the live server's is the only one tests write to.
+    driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+    driver.set_window_size(1280, 900)
+    driver.get_log("browser")
+
+
+@pytest.fixture
+def browser(_chromium: Any, live_server: Any) -> Iterator[Any]:
+    """The session's Chromium, wiped clean for this test (see `_clean_slate`); 1280x900
+    unless resized."""
+    _clean_slate(_chromium, live_server.url)
+    try:
+        yield _chromium
+        # pytest shows this only for a failed test: the page's console, errors included.
+        for entry in _chromium.get_log("browser"):
+            print(f"console {entry['level']}: {entry['message']}")
+    finally:
+        # Leave no page polling the live server while the test's tables are flushed.
+        _clean_slate(_chromium, live_server.url)
 
 
 @pytest.fixture(autouse=True)
@@ -119,6 +150,24 @@ def wait(browser: Any) -> Callable[..., Any]:
         ).until(condition)
 
     return until
+
+
+@pytest.fixture
+def new_page(browser: Any, wait: Callable[..., Any]) -> Callable[..., None]:
+    """new_page(action, timeout=15): run `action` (a click or submit that loads a page),
+    then return only once the server's answer has replaced the old page. Waiting for a
+    text instead can return at once when the old page already shows it (a message left
+    from the save before), and the test then races the server."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+
+    def after(action: Callable[[], Any], timeout: float = 15) -> None:
+        old = browser.find_element(By.TAG_NAME, "html")
+        action()
+        wait(expected_conditions.staleness_of(old), timeout)
+        wait(lambda b: b.execute_script("return document.readyState") == "complete", timeout)
+
+    return after
 
 
 @pytest.fixture

@@ -7,6 +7,9 @@ import pytest
 
 from tests.tournaments.migrating import migrate_to
 
+# They guard the embedded default too: its migrations run on SQLite.
+pytestmark = pytest.mark.embedded
+
 BEFORE = [("tournaments", "0007_tournament_standings_version")]
 AFTER = [("tournaments", "0008_auditentry_actor")]
 

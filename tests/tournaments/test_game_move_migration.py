@@ -14,6 +14,9 @@ from tests.factories import UserFactory
 from tournaments.demo import demo_load
 from tournaments.models import Game
 
+# They guard the embedded default too: its migrations run on SQLite.
+pytestmark = pytest.mark.embedded
+
 BEFORE_THE_MOVE = [
     ("tournaments", "0004_setting_bounds"),
     ("games", "0003_game_setup"),

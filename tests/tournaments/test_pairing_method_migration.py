@@ -7,6 +7,9 @@ import pytest
 
 from tests.tournaments.migrating import migrate_to
 
+# They guard the embedded default too: its migrations run on SQLite.
+pytestmark = pytest.mark.embedded
+
 BEFORE = [("tournaments", "0009_tournament_league_schedule")]
 AFTER = [("tournaments", "0010_tournament_pairing_method")]
 

@@ -7,6 +7,9 @@ import pytest
 
 from tests.tournaments.migrating import migrate_to
 
+# They guard the embedded default too: its migrations run on SQLite.
+pytestmark = pytest.mark.embedded
+
 BEFORE = [("tournaments", "0004_setting_bounds"), ("games", "0003_game_setup")]
 AFTER = [("tournaments", "0006_result_submissions_and_seat_links")]
 

@@ -24,6 +24,10 @@ HUGE = 10**30
         "/api/v1/tournaments/k%C3%BC r\n/standings/",  # unicode, a space, a newline
         "/api/v1/games/-2.5e-200/",  # not a whole number
         "/api/v1/tournaments/a/b/entries/",  # a slash inside the slug
+        # A dot inside the slug read as a format suffix gave the browsable API's HTML.
+        "/api/v1/tournaments/config.api/",
+        "/api/v1/tournaments/config.api/entries/",
+        "/api/v1/clubs/kiel.json/",
     ],
 )
 @pytest.mark.parametrize("method", ["get", "post", "put"])

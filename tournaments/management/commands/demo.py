@@ -14,6 +14,13 @@ DEMO_PASSWORD = "pentagame"  # local demo only; the quick start prints it
 class Command(BaseCommand):
     help = "Load the demo club, players, tournament, evening and ratings (idempotent)."
 
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--address",
+            default="127.0.0.1:8000",
+            help="host:port the site is served on, for the printed admin login",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
         from tournaments.demo import demo_load
 
@@ -28,7 +35,7 @@ class Command(BaseCommand):
         self.stdout.write(summary)
         self.stdout.write(
             self.style.SUCCESS(
-                f"Admin login: http://127.0.0.1:8000/admin/  user {DEMO_ADMIN}  "
+                f"Admin login: http://{options['address']}/admin/  user {DEMO_ADMIN}  "
                 f"password {DEMO_PASSWORD}"
             )
         )
