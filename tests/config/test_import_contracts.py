@@ -33,6 +33,22 @@ def test_the_project_keeps_every_contract():
     assert "0 broken" in done.stdout
 
 
+@pytest.fixture(scope="module")
+def clean_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One copy of the project's packages per test process, checked clean once; each
+    test below adds its line to one module and puts the module back afterwards."""
+    copy = tmp_path_factory.mktemp("layers")
+    for package in PACKAGES:
+        shutil.copytree(
+            ROOT / package,
+            copy / package,
+            ignore=shutil.ignore_patterns("__pycache__", "static", "migrations"),
+        )
+    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    assert lint_imports(copy).returncode == 0  # the copy itself is clean
+    return copy
+
+
 @pytest.mark.parametrize(
     ("module", "line", "contract"),
     [
@@ -53,18 +69,14 @@ def test_the_project_keeps_every_contract():
         ),
     ],
 )
-def test_a_forbidden_import_in_a_copy_breaks_its_contract(tmp_path, module, line, contract):
-    for package in PACKAGES:
-        shutil.copytree(
-            ROOT / package,
-            tmp_path / package,
-            ignore=shutil.ignore_patterns("__pycache__", "static", "migrations"),
-        )
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    assert lint_imports(tmp_path).returncode == 0  # the copy itself is clean
-    source = tmp_path / module
-    source.write_text(source.read_text() + "\n\n" + line + "\n")
-    done = lint_imports(tmp_path)
+def test_a_forbidden_import_in_a_copy_breaks_its_contract(clean_copy, module, line, contract):
+    source = clean_copy / module
+    original = source.read_text()
+    source.write_text(original + "\n\n" + line + "\n")
+    try:
+        done = lint_imports(clean_copy)
+    finally:
+        source.write_text(original)
     assert done.returncode != 0
     broken = [row for row in done.stdout.splitlines() if row.endswith("BROKEN")]
     assert any(contract in row for row in broken), done.stdout

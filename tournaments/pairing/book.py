@@ -26,8 +26,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 
-import networkx as nx  # type: ignore[import-untyped]  # no stubs among the dependencies
-
 from .criteria import RECENT, REMATCH, TIMES, Encoder, Field
 from .exact import Arrangement, solve_exact
 from .layout import Layout
@@ -93,6 +91,10 @@ class Book:
             return False
         if k == 0 or self.dirac(members):
             return True
+        # Imported here, not at the top: networkx takes about 0.5 s to import, 90 % of a
+        # pairing command's run, and most pairings never reach this line.
+        import networkx as nx  # type: ignore[import-untyped]  # no stubs among the dependencies
+
         graph: nx.Graph[int] = nx.Graph()
         graph.add_nodes_from(members)
         graph.add_edges_from(

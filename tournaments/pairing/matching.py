@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import networkx as nx  # type: ignore[import-untyped]  # no stubs among the dependencies
-
 from .criteria import Encoder, Field
 from .types import PairingError
 
@@ -44,6 +42,10 @@ def _dense(field: Field, members: Sequence[int]) -> tuple[list[tuple[int, int]],
     if not costs:
         return [], 0
     ceiling = max(c for _, _, c in costs) + 1
+    # Imported here, not at the top: networkx takes about 0.5 s to import, 90 % of a
+    # pairing command's run, and most pairings never reach this line.
+    import networkx as nx  # type: ignore[import-untyped]  # no stubs among the dependencies
+
     graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(members)
     graph.add_weighted_edges_from((a, b, ceiling - c) for a, b, c in costs)

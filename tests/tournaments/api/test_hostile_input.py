@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import socket
+from contextlib import nullcontext
 
 import pytest
+from django.conf import global_settings
 from django.core.cache import caches
 from django.db import connection
 from django.test import Client, override_settings
@@ -169,8 +171,17 @@ def test_a_name_too_long_in_a_pasted_list_names_the_line_and_enters_nobody(direc
 @pytest.mark.parametrize("where", ["site", "admin", "api"])
 def test_every_login_locks_a_user_name_out_after_ten_failures_whatever_forwarded_for_says(where):
     """Thirty guesses from rotated X-Forwarded-For addresses, then the right password:
-    refused, because the guesses all came from one connecting address."""
+    refused, because the guesses all came from one connecting address. The site's login
+    goes through the production password hasher (the suite's default is a fast one)."""
+    hashers = global_settings.PASSWORD_HASHERS if where == "site" else None
+    with override_settings(PASSWORD_HASHERS=hashers) if hashers else nullcontext():
+        _locked_out_after_ten_failures(where)
+        if hashers:
+            stored = UserFactory._meta.model.objects.get(username="victim").password
+            assert stored.startswith("pbkdf2_sha256$"), stored
 
+
+def _locked_out_after_ten_failures(where: str) -> None:
     user = UserFactory(username="victim")
     user.set_password("right-password-42")
     user.save()
