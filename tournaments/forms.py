@@ -11,6 +11,7 @@ from django.utils.translation import pgettext_lazy
 from games import rulesets
 
 from .models import Club, Entry, Tournament
+from .models_game import MAX_SEATS, out_fields
 
 
 class TournamentForm(forms.ModelForm):
@@ -226,13 +227,7 @@ class ResultForm(forms.Form):
     """Pieces out per seat, or a move record in the book's notation (or the online
     client's JSON event list)."""
 
-    out_1 = forms.IntegerField(required=False)
-    out_2 = forms.IntegerField(required=False)
-    out_3 = forms.IntegerField(required=False)
     finished = forms.BooleanField(required=False, initial=True)
-    colours_1 = forms.CharField(required=False, max_length=9)
-    colours_2 = forms.CharField(required=False, max_length=9)
-    colours_3 = forms.CharField(required=False, max_length=9)
     moves = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
@@ -243,6 +238,16 @@ class ResultForm(forms.Form):
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
     position = forms.IntegerField(required=False, help_text=_("Reporting players: your seat."))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A field per seat of the largest table: a 2 vs 2 game has four (written out for
+        # three seats, the fourth was dropped and reported as "missing").
+        for name in out_fields(MAX_SEATS):
+            self.fields[name] = forms.IntegerField(required=False)
+            self.fields[name.replace("out_", "colours_")] = forms.CharField(
+                required=False, max_length=9
+            )
 
 
 class ClubForm(forms.ModelForm):
