@@ -12,15 +12,20 @@ from urllib.parse import urlsplit
 
 from .env import ConfigError
 
+# Wait instead of failing at once when two writers meet (the dev server and the demo
+# loader, two organisers). IMMEDIATE: a transaction takes the write lock when it starts,
+# so two edits of one game queue as on PostgreSQL (one wins, the other then sees the new
+# version: a conflict) instead of "database is locked" when a reader tries to become a
+# writer, as SQLite's default deferred transactions do.
+SQLITE_OPTIONS: dict[str, Any] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+
 
 def database_from_url(url: str, base_dir: Path) -> dict[str, Any]:
     if not url:
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": base_dir / "var" / "db.sqlite3",
-            # Wait instead of failing at once when the dev server and the demo loader
-            # write at the same moment.
-            "OPTIONS": {"timeout": 20},
+            "OPTIONS": dict(SQLITE_OPTIONS),
         }
     try:
         import dj_database_url
@@ -34,6 +39,8 @@ def database_from_url(url: str, base_dir: Path) -> dict[str, Any]:
         config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=60))
     except ValueError as exc:
         raise ConfigError(f"DATABASE_URL is malformed: {exc}") from None
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
     return config
 
 
@@ -48,4 +55,17 @@ def check_redis(url: str) -> None:
     except ValueError as exc:
         raise ConfigError(f"REDIS_URL is malformed: {exc}") from None
     except redis.RedisError as exc:
-        raise ConfigError(f"REDIS_URL={url} is unreachable: {exc}") from None
+        raise ConfigError(f"REDIS_URL={masked(url)} is unreachable: {exc}") from None
+
+
+def masked(url: str) -> str:
+    """The URL as it may be printed: its password replaced by ***."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    port = f":{parts.port}" if parts.port else ""
+    return parts._replace(netloc=f"{user}:***@{host}{port}").geturl()

@@ -81,6 +81,13 @@ def test_an_unreachable_redis_fails_at_start_naming_the_variable():
     assert "REDIS_URL" in result.stderr and "unreachable" in result.stderr
 
 
+def test_an_unreachable_redis_is_named_without_its_password():
+    result = manage("check", REDIS_URL=f"redis://agon:s3cret-pw@127.0.0.1:{closed_port()}/0")
+    assert result.returncode == 2
+    assert "s3cret-pw" not in result.stderr
+    assert "redis://agon:***@127.0.0.1:" in result.stderr
+
+
 def test_the_worker_also_fails_with_one_line():
     clean = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     result = subprocess.run(
