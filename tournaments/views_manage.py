@@ -3,7 +3,6 @@ close. Every write goes through a service; its ServiceError becomes a message.""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -19,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from tournaments import jsonbody
 from tournaments.models import Game
 
 from .forms import (
@@ -733,7 +733,7 @@ def tournament_import(request: HttpRequest) -> HttpResponse:
             if upload is None:
                 raise ServiceError(_("choose a tournament JSON file"), field="document")
             try:
-                document = json.loads(upload.read().decode("utf-8"))
+                document = jsonbody.loads(upload.read().decode("utf-8"))
             except (UnicodeDecodeError, ValueError) as exc:
                 raise ServiceError(
                     _("not a JSON document: %(exc)s") % {"exc": exc}, field="document"

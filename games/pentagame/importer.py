@@ -98,6 +98,8 @@ def import_events(events: list[dict[str, Any]] | str) -> ImportedGame:
     if isinstance(events, str):
         try:
             events = json.loads(events)
+        except RecursionError:
+            raise ImportFormatError("not JSON: nested too deep") from None
         except ValueError as exc:
             raise ImportFormatError(f"not JSON: {exc}") from None
     if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import pentagame
-from tournaments import signals
+from tournaments import jsonbody, signals
 from tournaments.models import Game, ResultSubmission, Round, Seat
 from tournaments.models_team import TEAM_TARGET
 from tournaments.selectors.standings import table_teams
@@ -585,6 +585,14 @@ def game_import_events(
     """Import a game from the online client's JSON event list (Pentagame only)."""
     if game.table.round.tournament.game != "pentagame":
         raise ServiceError(_("only Pentagame games can be imported from the online client"))
+    if isinstance(events, str):
+        # Typed into a form: read with the API's limits (depth, lone surrogates).
+        try:
+            events = jsonbody.loads(events)
+        except ValueError as exc:
+            raise ServiceError(
+                _("the event list cannot be imported: %(exc)s") % {"exc": exc}, field="events"
+            ) from None
     try:
         imported = pentagame.import_events(events)
     except pentagame.PentagameError as exc:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import socket
 from contextlib import nullcontext
+from typing import Any
 
 import pytest
 from django.conf import global_settings
@@ -235,3 +236,58 @@ def test_entrants_of_unpublished_tournaments_are_not_listed_to_outsiders(directo
     hidden.club.organisers.add(director.handler._force_user)
     assert "Secret Entrant" in names(director)
     assert roster.pk
+
+
+def _published_round_and_page_client(director: APIClient) -> tuple[Client, Any]:
+    from tournaments.models import Game
+    from tournaments.services.actor import Actor
+    from tournaments.services.rounds import round_pair_next, round_publish
+
+    cup = Tournament.objects.get(slug="cup")
+    round_ = round_pair_next(tournament=cup, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
+    page = Client(raise_request_exception=False)
+    page.force_login(director.handler._force_user)
+    return page, Game.objects.filter(table__round=round_).order_by("pk").first()
+
+
+@pytest.mark.parametrize("record", ["[" * 3000, '[{"type": "\\ud800"}]'])
+def test_a_move_record_nested_too_deep_or_not_text_is_refused_on_every_page(director, record):
+    """The pages' move record went through plain json.loads (RecursionError: a 500)."""
+    from django.urls import reverse
+
+    from tournaments.models import ResultSubmission
+
+    page, game = _published_round_and_page_client(director)
+    before = (game.version, game.status)
+    screen = reverse("round-result-save", args=["cup", 1, game.pk])
+    answer = page.post(
+        screen, {"moves": record, "version": game.version}, HTTP_ACCEPT="application/json"
+    )
+    assert answer.status_code == 400, answer.content[:300]
+    seat = game.table.seats.get(position=1)
+    link = Client(raise_request_exception=False).post(
+        reverse("seat-report", args=[seat.report_token]),
+        {"game": game.pk, "version": game.version, "moves": record},
+    )
+    assert link.status_code == 302
+    game.refresh_from_db()
+    assert (game.version, game.status) == before
+    assert not ResultSubmission.objects.filter(game=game).exists()
+
+
+@pytest.mark.parametrize(
+    "content", [b"[" * 5000, b'{"name": "\\ud800"}', b'{"players": [{"name": "\\udfff"}]}']
+)
+def test_an_import_nested_too_deep_or_with_a_lone_surrogate_is_refused(director, content):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    page = Client(raise_request_exception=False)
+    page.force_login(director.handler._force_user)
+    tournaments = Tournament.objects.count()
+    upload = SimpleUploadedFile("t.json", content, content_type="application/json")
+    answer = page.post(reverse("tournament-import"), {"document": upload})
+    assert answer.status_code == 200  # the form again, with the reason
+    assert "not a JSON document" in answer.content.decode()
+    assert Tournament.objects.count() == tournaments
