@@ -43,7 +43,7 @@ def messages_text(browser: Any) -> str:
 
 
 def test_players_report_by_the_qr_link_and_the_opponent_confirms(
-    browser, wait, login, live_server, round_, artefacts
+    browser, wait, new_page, login, live_server, round_, artefacts
 ):
     tournament = round_.tournament
     game = first_game(round_)
@@ -77,10 +77,11 @@ def test_players_report_by_the_qr_link_and_the_opponent_confirms(
     form.find_element(By.ID, f"out-{game.pk}-1").send_keys("3")
     form.find_element(By.ID, f"out-{game.pk}-2").send_keys("1")
     assert form.find_element(By.NAME, "finished").is_selected()
-    form.find_element(By.XPATH, ".//button[normalize-space()='Report']").click()
+    report = form.find_element(By.XPATH, ".//button[normalize-space()='Report']")
+    new_page(report.click)
 
-    # The message is on the page the redirect loads: wait for it before reading the form.
-    wait(lambda b: "an opponent must confirm it" in messages_text(b))
+    # The message is on the page the redirect loads.
+    assert "an opponent must confirm it" in messages_text(browser)
     form = wait(lambda b: b.find_element(By.CSS_SELECTOR, f"#game-{game.pk} .muted"))
     assert "3:1" in form.text
     assert "awaiting confirmation" in form.text
@@ -95,9 +96,9 @@ def test_players_report_by_the_qr_link_and_the_opponent_confirms(
     assert not browser.find_elements(By.CSS_SELECTOR, "form.confirm-form")
     browser.get(urls[1])
     confirm = wait(lambda b: b.find_element(By.CSS_SELECTOR, "form.confirm-form"))
-    confirm.find_element(By.TAG_NAME, "button").click()
+    new_page(confirm.find_element(By.TAG_NAME, "button").click)
 
-    wait(lambda b: "Game 1: result confirmed." in messages_text(b))
+    assert "Game 1: result confirmed." in messages_text(browser)
     assert not browser.find_elements(By.CSS_SELECTOR, "form.confirm-form")
     saved = browser.find_element(By.ID, f"game-{game.pk}").text
     assert "3:1" in saved and "final" in saved

@@ -24,15 +24,17 @@ def page_text(browser: Any) -> str:
     return str(browser.execute_script("return document.body ? document.body.innerText : ''"))
 
 
-def click_button(browser: Any, wait: Any, text: str) -> None:
+def load_by_button(new_page: Any, wait: Any, text: str) -> None:
+    """Click a form's button and return once the server's answer is the page shown."""
     button = wait(
         lambda b: b.find_element(By.XPATH, f"//button[normalize-space()={text!r}]"), timeout=10
     )
-    button.click()
+    new_page(button.click)
 
 
-def click_link(browser: Any, wait: Any, text: str) -> None:
-    wait(lambda b: b.find_element(By.LINK_TEXT, text)).click()
+def load_by_link(new_page: Any, wait: Any, text: str) -> None:
+    """Follow a link and return once the page it leads to is the page shown."""
+    new_page(wait(lambda b: b.find_element(By.LINK_TEXT, text)).click)
 
 
 def result_for(table: int, game: int) -> list[int]:
@@ -40,7 +42,9 @@ def result_for(table: int, game: int) -> list[int]:
     return [3, (table + game) % 3]
 
 
-def test_a_club_evening_from_the_door_to_the_close(browser, wait, login, live_server, artefacts):
+def test_a_club_evening_from_the_door_to_the_close(
+    browser, wait, new_page, login, live_server, artefacts
+):
     evening = TournamentFactory(
         kind=Tournament.Kind.EVENING, slug="club-night", name="Club night", published=True
     )
@@ -53,19 +57,19 @@ def test_a_club_evening_from_the_door_to_the_close(browser, wait, login, live_se
     # A typo in the pasted list: refused, the bad line named, the whole text kept.
     box = wait(lambda b: b.find_element(By.NAME, "players"))
     box.send_keys("Anna, 1600\nBert, 1500\nIda Imhof, abc\nDora, 1400\nEmil")
-    click_button(browser, wait, "Enter")
-    wait(lambda b: 'line 3: "Ida Imhof, abc": rating must be a number' in page_text(b))
+    load_by_button(new_page, wait, "Enter")
+    assert 'line 3: "Ida Imhof, abc": rating must be a number' in page_text(browser)
     box = browser.find_element(By.NAME, "players")
     assert box.get_attribute("value").splitlines()[2] == "Ida Imhof, abc"
     assert not evening.entries.exists()
     box.send_keys(Keys.CONTROL, "a")
     box.send_keys("Anna, 1600\nBert, 1500\nIda Imhof, 1450\nDora, 1400\nEmil")
-    click_button(browser, wait, "Enter")
-    wait(lambda b: "5 players entered." in page_text(b))
+    load_by_button(new_page, wait, "Enter")
+    assert "5 players entered." in page_text(browser)
     browser.save_screenshot(str(artefacts / "desk-players.png"))
 
     # The door: search as you type, Enter checks in the one player found, one tap each.
-    click_link(browser, wait, "Check-in at the door")
+    load_by_link(new_page, wait, "Check-in at the door")
     search = wait(lambda b: b.find_element(By.ID, "check-in-search"))
     browser.execute_script("window.agonNoReload = 'still here';")
     search.send_keys("dor")
@@ -93,14 +97,14 @@ def test_a_club_evening_from_the_door_to_the_close(browser, wait, login, live_se
     assert here == {"Anna", "Bert", "Ida Imhof", "Dora"}
 
     # Tables for the four who came (Emil did not), published, results typed in.
-    click_link(browser, wait, "Back to running the tournament")
-    click_button(browser, wait, "Propose tables for the next round")
-    click_button(browser, wait, "Publish round 1")
-    wait(lambda b: "Round 1 published." in page_text(b))
+    load_by_link(new_page, wait, "Back to running the tournament")
+    load_by_button(new_page, wait, "Propose tables for the next round")
+    load_by_button(new_page, wait, "Publish round 1")
+    assert "Round 1 published." in page_text(browser)
     round_ = Round.objects.get(tournament=evening, number=1)
     seated = set(round_.tables.values_list("seats__entry__player__name", flat=True))
     assert seated == here
-    click_link(browser, wait, "Enter results")
+    load_by_link(new_page, wait, "Enter results")
     games = list(
         Game.objects.filter(table__round=round_)
         .select_related("table")
@@ -129,10 +133,10 @@ def test_a_club_evening_from_the_door_to_the_close(browser, wait, login, live_se
 
     # Close the round and the evening by their buttons.
     browser.get(manage)
-    click_button(browser, wait, "Close round 1")
-    wait(lambda b: "Round 1 closed" in page_text(b))
-    click_button(browser, wait, "Close the evening and rate it")
-    wait(lambda b: "The evening is closed" in page_text(b))
+    load_by_button(new_page, wait, "Close round 1")
+    assert "Round 1 closed" in page_text(browser)
+    load_by_button(new_page, wait, "Close the evening and rate it")
+    assert "The evening is closed" in page_text(browser)
     assert Tournament.objects.get(pk=evening.pk).status == Tournament.Status.FINISHED
     browser.save_screenshot(str(artefacts / "desk-evening-closed.png"))
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select
 
 from tests.factories import UserFactory, tournament_with_players
@@ -22,8 +23,12 @@ def page_text(browser: Any) -> str:
     return str(browser.execute_script("return document.body ? document.body.innerText : ''"))
 
 
+def save_button(browser: Any) -> Any:
+    return browser.find_element(By.XPATH, "//button[normalize-space()='Save the changes']")
+
+
 def test_moving_a_player_to_the_bye_with_a_warning_overridden(
-    browser, wait, login, live_server, artefacts
+    browser, wait, new_page, login, live_server, artefacts
 ):
     cup = tournament_with_players(5, slug="cup", name="Cup", published=True)
     round_ = round_pair_next(tournament=cup, by=Actor.command())  # P01+P02, P03+P04+P05
@@ -43,14 +48,17 @@ def test_moving_a_player_to_the_bye_with_a_warning_overridden(
     assert browser.execute_script("return window.agonNoReload") == "still here"
     browser.save_screenshot(str(artefacts / "pairing-editor-warning.png"))
 
-    # Saving without a reason is held back by the form itself: nothing changes.
-    browser.find_element(By.XPATH, "//button[normalize-space()='Save the changes']").click()
+    # Saving without a reason is held back by the form itself: nothing changes. The
+    # browser refuses an invalid form's submission at the click, before any request.
+    assert browser.execute_script("return arguments[0].validity.valueMissing", reason)
+    save_button(browser).click()
     assert browser.execute_script("return window.agonNoReload") == "still here"
     assert not Seat.objects.filter(round=round_, table__is_bye=True).exists()
 
+    # The same document still (a page loaded meanwhile would make `reason` stale here).
     reason.send_keys("P05 leaves at nine")
-    browser.find_element(By.XPATH, "//button[normalize-space()='Save the changes']").click()
-    wait(lambda b: "The pairing of round 1 is changed." in page_text(b))
+    new_page(lambda: save_button(browser).click())
+    assert "The pairing of round 1 is changed." in page_text(browser)
     bye = Seat.objects.get(round=round_, table__is_bye=True)
     assert bye.entry_id == five.pk
     audit = AuditEntry.objects.get(action="pairing edit")
@@ -59,12 +67,18 @@ def test_moving_a_player_to_the_bye_with_a_warning_overridden(
     assert audit.user_id == director.pk
 
     # Back at a table: the saved pairing's own warning is gone again once P05 rejoins.
+    # The message of the save before is still on the page: only a new page proves that
+    # this save was answered.
     choice = wait(lambda b: b.find_element(By.ID, f"move-{five.pk}"))
     assert "a bye for P05" in browser.find_element(By.ID, "editor-warnings").text
+    # The live check answers by refilling the list of the saved pairing's warnings: its
+    # items replaced prove the answer came (the change itself creates nothing to show).
+    saved_warning = browser.find_element(By.CSS_SELECTOR, "#editor-warnings [data-current] li")
     Select(choice).select_by_value("1")
-    wait(lambda b: "This change creates:" not in b.find_element(By.ID, "editor-warnings").text)
-    browser.find_element(By.XPATH, "//button[normalize-space()='Save the changes']").click()
-    wait(lambda b: "The pairing of round 1 is changed." in page_text(b))
+    wait(expected_conditions.staleness_of(saved_warning))
+    assert "This change creates:" not in browser.find_element(By.ID, "editor-warnings").text
+    new_page(lambda: save_button(browser).click())
+    assert "The pairing of round 1 is changed." in page_text(browser)
     assert not Seat.objects.filter(round=round_, table__is_bye=True).exists()
 
 
@@ -94,7 +108,7 @@ def test_the_editor_fits_a_phone_without_sideways_scrolling(
 
 
 def test_in_a_big_round_a_typed_place_is_checked_live_on_tab_and_saved(
-    browser, wait, login, live_server, artefacts
+    browser, wait, new_page, login, live_server, artefacts
 ):
     """60 players, 30 tables: the "move to" is typed (one shared list of places); Tab
     after typing "bye" checks it at once, without a reload; the warning it creates is in
@@ -116,8 +130,9 @@ def test_in_a_big_round_a_typed_place_is_checked_live_on_tab_and_saved(
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", place)
     place.clear()
     place.send_keys("bye", Keys.TAB)
-    # Her partner, left alone, gets the bye with her: "a bye for P.., P..".
-    wait(lambda b: name in b.find_element(By.ID, "editor-warnings").text)
+    # Her partner, left alone, gets the bye with her: "a bye for P.., P..". The list of
+    # what the change creates is hidden until the live check answers.
+    wait(lambda b: name in b.find_element(By.CSS_SELECTOR, "#editor-warnings [data-created]").text)
     box = browser.find_element(By.ID, "editor-warnings")
     assert "a bye for" in box.text
     assert browser.execute_script("return window.agonNoReload") == "still here"
@@ -128,6 +143,6 @@ def test_in_a_big_round_a_typed_place_is_checked_live_on_tab_and_saved(
     assert 0 <= top < bottom <= height, (top, bottom, height)  # in sight, not 40 rows below
     browser.save_screenshot(str(artefacts / "pairing-editor-typed.png"))
     browser.find_element(By.ID, "override-reason").send_keys("leaves early")
-    browser.find_element(By.XPATH, "//button[normalize-space()='Save the changes']").click()
-    wait(lambda b: "The pairing of round 1 is changed." in page_text(b))
+    new_page(lambda: save_button(browser).click())
+    assert "The pairing of round 1 is changed." in page_text(browser)
     assert Seat.objects.get(round=round_, entry=mover).table.is_bye
