@@ -8,6 +8,7 @@ from rest_framework.routers import DefaultRouter
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 
+from config.login import TokenSerializer
 from ratings.api import LeaderboardView, PlayerRatingHistoryView
 from tournaments.api import views
 from tournaments.api.replay import ReplayView
@@ -19,6 +20,7 @@ class TokenView(ObtainAuthToken):
 
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "login"
+    serializer_class = TokenSerializer
     # ObtainAuthToken brings its own parsers; ours bound the JSON depth (config/parsers.py).
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     schema = ApiSchema()

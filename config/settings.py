@@ -164,6 +164,13 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # games takes about two minutes), or a slow job would start a second time while it runs
 # (harmless: the job row is locked and a done job does nothing, but wasted work).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
+# Sending a task from a web request gives up after about a second when Redis is down:
+# the result backend's default retries (20 times, a second apart, to subscribe for the
+# task's result) kept an organiser's "close the round" waiting 20 s. The job row is the
+# outbox and holds the outcome; the sweep sends it once Redis is back (ratings/services.py).
+_QUICK_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.25, "interval_max": 0.5}
+CELERY_TASK_PUBLISH_RETRY_POLICY = _QUICK_RETRY
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": _QUICK_RETRY}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # The sweep: every RATING_SWEEP_SECONDS, Celery beat re-queues rating jobs still queued
 # RATING_SWEEP_GRACE_SECONDS after they were committed (broker down at the time, web

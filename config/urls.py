@@ -4,14 +4,19 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from config.login import AdminLoginForm, LoginForm
 from ratings import views_players as rating_views_players
 from tournaments import views as tournament_views
 from tournaments import views_manage as tournament_views_manage
 
+admin.site.login_form = AdminLoginForm
+
 urlpatterns = [
     path("", tournament_views.home, name="home"),
     path("healthz", tournament_views.healthz, name="healthz"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("t/", include("tournaments.urls")),

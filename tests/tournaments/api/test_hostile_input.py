@@ -291,3 +291,17 @@ def test_an_import_nested_too_deep_or_with_a_lone_surrogate_is_refused(director,
     assert answer.status_code == 200  # the form again, with the reason
     assert "not a JSON document" in answer.content.decode()
     assert Tournament.objects.count() == tournaments
+
+
+@pytest.mark.parametrize("where", ["/accounts/login/", "/admin/login/", "/api/v1/auth/token/"])
+def test_an_overlong_user_name_is_refused_before_the_lockout_table_sees_it(where):
+    """The lockout table's user name column holds 255 characters: a longer name failed
+    there with a 500 on PostgreSQL (SQLite does not enforce the length)."""
+    from axes.models import AccessAttempt
+
+    name = "x" * 256
+    answer = Client(raise_request_exception=False).post(
+        where, {"username": name, "password": "wrong"}
+    )
+    assert answer.status_code in {200, 400}, answer.status_code
+    assert not AccessAttempt.objects.filter(username__startswith="x" * 200).exists()
