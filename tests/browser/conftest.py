@@ -117,6 +117,21 @@ def browser(_chromium: Any, live_server: Any) -> Iterator[Any]:
         _clean_slate(_chromium, live_server.url)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _live_server_closes_its_connections(django_db_setup: None) -> Iterator[None]:
+    """The live server answers each request in a thread of its own. With persistent
+    connections (CONN_MAX_AGE, 60 s in config/services.py) every such thread left its
+    connection open, and the test database could not be dropped at the end ("being
+    accessed by other users"): here each request closes its connection when it ends."""
+    from django.db import connections
+
+    settings_dict = connections["default"].settings_dict  # shared by every thread's
+    before = settings_dict.get("CONN_MAX_AGE", 0)
+    settings_dict["CONN_MAX_AGE"] = 0
+    yield
+    settings_dict["CONN_MAX_AGE"] = before
+
+
 @pytest.fixture(autouse=True)
 def _live_server_idle_at_teardown(request: pytest.FixtureRequest) -> Iterator[None]:
     """After the browser has quit (this is set up before `browser`, so torn down after
