@@ -195,7 +195,10 @@ class GameSerializer(serializers.ModelSerializer):
         ]
 
     def get_out(self, game: Game) -> list[int | None]:
-        return game.out_list(game.table.seats.count())
+        # The list's queryset counts the seats in its one query (`seat_count`); a single
+        # game just written counts them here.
+        seats = getattr(game, "seat_count", None)
+        return game.out_list(seats if seats is not None else game.table.seats.count())
 
 
 class ClearResultSerializer(serializers.Serializer):

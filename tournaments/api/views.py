@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import DataError
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from django.utils.http import http_date
@@ -474,6 +474,7 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
             Game.objects.filter(table__round__tournament__in=tournaments)
             .exclude(table__round__status=Round.Status.PAIRED)
             .select_related("table__round__tournament")
+            .annotate(seat_count=Count("table__seats"))
             .order_by("id")
         )
 
