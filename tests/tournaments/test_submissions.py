@@ -322,3 +322,25 @@ def test_an_imported_result_is_the_importers_entry_and_no_link_replaces_it(organ
     assert entry.state == State.ENTERED and entry.by_user == organiser and entry.out == [3, 1]
     with pytest.raises(ConflictError):
         game_record_out(game=imported, out=[1, 3], by=player(imported, 2))
+
+
+def test_a_players_link_leaves_her_fields_empty_and_shows_the_others_report_beside_them(
+    client, game
+):
+    """Her fields held the opponent's unconfirmed report, so typing 1 into a field
+    holding 3 made 31, which the browser refused."""
+    import re
+
+    first, second = game.table.seats.order_by("position")
+    data = {"game": game.pk, "version": game.version, "finished": "1", "out_1": 3, "out_2": 1}
+    client.post(reverse("seat-report", args=[first.report_token]), data)
+    theirs = client.get(reverse("seat-report", args=[second.report_token])).content.decode()
+    fields = re.findall(rf'<input type="number" id="out-{game.pk}-\d"[^>]*>', theirs)
+    assert len(fields) == 2
+    assert all('value=""' in field for field in fields), fields
+    assert "seat 1 reported 3 : 1 — confirm, or report what you saw" in theirs
+    assert 'name="confirm"' in theirs
+    # One tap confirms.
+    client.post(reverse("seat-report", args=[second.report_token]), {"game": game.pk, "confirm": 1})
+    game.refresh_from_db()
+    assert game.confirmed and game.out_list(2) == [3, 1]
