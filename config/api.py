@@ -13,6 +13,7 @@ from ratings.api import LeaderboardView, PlayerRatingHistoryView
 from tournaments.api import views
 from tournaments.api.replay import ReplayView
 from tournaments.api.schema import ApiSchema
+from tournaments.json_errors import error_response
 
 
 class TokenView(ObtainAuthToken):
@@ -30,7 +31,7 @@ class TokenView(ObtainAuthToken):
 def not_found(request: HttpRequest) -> JsonResponse:
     """Any other path under /api/v1/ (a slug with a space, an id that is no number...):
     a JSON 404 like the views', not the site's HTML page."""
-    return JsonResponse({"detail": "Not found."}, status=404)
+    return error_response("Not found.", status=404)
 
 
 # No format suffixes: a slug such as "config.api" would otherwise be read as the slug

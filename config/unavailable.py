@@ -8,9 +8,11 @@ import sys
 from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.defaults import server_error as django_server_error
+
+from tournaments.json_errors import error_response
 
 log = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 30
@@ -20,8 +22,8 @@ DATABASE_DOWN = (OperationalError, InterfaceError)
 
 def unavailable(request: HttpRequest) -> HttpResponse:
     if request.path.startswith("/api/"):
-        response: HttpResponse = JsonResponse(
-            {"detail": "The database is unavailable; try again shortly."}, status=503
+        response: HttpResponse = error_response(
+            "The database is unavailable; try again shortly.", status=503
         )
     else:
         message = _("The site cannot reach its database just now. Try again in a minute.")

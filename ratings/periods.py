@@ -117,7 +117,7 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
     names: dict[int, dict[int, str]] = {}
     records = (
         GameRecord.objects.filter(table__round_id__in=round_ids)
-        .exclude(status=GameRecord.Status.PENDING)
+        .exclude(status__in=GameRecord.WITHOUT_RESULT)
         .filter(confirmed=True)
         .order_by("table__round__number", "table__number", "number")
         .values_list(

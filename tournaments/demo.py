@@ -239,7 +239,8 @@ def _family(club: Club, organiser: AbstractBaseUser, game: str, players: int, po
         round_publish(round=round_, by=by)
         for game_ in Game.objects.filter(table__round=round_).select_related("table"):
             moves, setup = random_record(game, game_.table.seats.count(), seed=game_.pk)
-            game_record_moves(game=game_, moves=moves, setup=setup, by=DEMO)
+            # A record that stops before its end is a game whose turn ended: a result.
+            game_record_moves(game=game_, moves=moves, setup=setup, finished=False, by=DEMO)
         round_close(round=round_, by=by, force=True)
 
 

@@ -228,6 +228,9 @@ class ResultForm(forms.Form):
     client's JSON event list)."""
 
     finished = forms.BooleanField(required=False, initial=True)
+    # With a move record: the turn ended before it did (the results screen's `u`), an
+    # unfinished result; without it a record that stops early is a game in progress.
+    unfinished = forms.BooleanField(required=False)
     moves = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,

@@ -42,6 +42,12 @@ class Game(models.Model):
         PENDING = "pending", _("not played yet")
         FINISHED = "finished", _("finished")
         UNFINISHED = "unfinished", _("unfinished (the turn ended)")
+        # A move record saved before the game ended: a state, not a result (it counts
+        # nowhere and keeps the round open; docs/results.md, "A game in progress").
+        IN_PROGRESS = "in_progress", _("in progress")
+
+    # The states that are no result: nothing counts, the round cannot close on them.
+    WITHOUT_RESULT = (Status.PENDING, Status.IN_PROGRESS)
 
     class Direction(models.TextChoices):
         CLOCKWISE = "clockwise", _("clockwise")
@@ -106,7 +112,7 @@ class Game(models.Model):
     @property
     def counts(self) -> bool:
         """Whether the result enters standings and ratings."""
-        return self.status != self.Status.PENDING and self.confirmed
+        return self.status not in self.WITHOUT_RESULT and self.confirmed
 
     def moving_order(self, seats: int) -> tuple[int, ...]:
         return moving_order(self.first_position, self.direction, seats)

@@ -37,9 +37,10 @@ from games.pentagame.replay import check_record, start_game
 from games.pentagame.rules import BLACK_BASE, GREY_BASE, OUT
 from games.pentagame.rules import Game as EngineGame
 from tournaments import jsonbody
+from tournaments.json_errors import error_response, service_error_response
 from tournaments.models import Game, Round, Seat
 from tournaments.permissions import can_direct, can_view
-from tournaments.services.errors import ConflictError, ServiceError
+from tournaments.services.errors import ServiceError
 from tournaments.services.results import Actor, game_record_moves
 
 # A player's set is told apart by its shape (book §1: "stars ... moons ... circles,
@@ -267,16 +268,14 @@ def position(request: HttpRequest) -> JsonResponse:
     try:
         record = jsonbody.loads(request.body or b"null")
     except (UnicodeDecodeError, ValueError):
-        return JsonResponse({"detail": "the body must be JSON", "field": None}, status=400)
+        return error_response("the body must be JSON")
     moves = record.get("moves") if isinstance(record, dict) else None
     if isinstance(moves, list) and len(moves) > MAX_PLIES:
-        return JsonResponse(
-            {"detail": f"a record has at most {MAX_PLIES} moves", "field": "moves"}, status=400
-        )
+        return error_response(f"a record has at most {MAX_PLIES} moves", field="moves")
     try:
         return JsonResponse(position_payload(record))
     except pentagame.PentagameError as exc:
-        return JsonResponse({"detail": str(exc), "field": "moves"}, status=400)
+        return error_response(exc, field="moves")
 
 
 # --- pages ------------------------------------------------------------------------------
@@ -344,6 +343,7 @@ def board_text() -> dict[str, Any]:
             "finished": _("finished"),
             "unfinished": _("unfinished"),
             "pending": _("not played yet"),
+            "in_progress": _("in progress"),
         },
         "replay_it": _("Replay it"),
         "not_saved": _("Not saved: %(error)s"),
@@ -496,9 +496,7 @@ def _save(request: HttpRequest, game: Game, *, by: Actor) -> JsonResponse:
     try:
         moves, version, reporter = _save_request(jsonbody.loads(request.body or b"null"))
     except (UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
-        return JsonResponse(
-            {"error": _("send {moves: [...], version: N} as JSON"), "field": None}, status=400
-        )
+        return error_response(_("send {moves: [...], version: N} as JSON"))
     try:
         if by.seat is not None and reporter is not None and reporter != by.seat.position:
             # A player's link acts as that player only.
@@ -509,8 +507,7 @@ def _save(request: HttpRequest, game: Game, *, by: Actor) -> JsonResponse:
             )
         saved = game_record_moves(game=game, moves=moves, version=version, by=by)
     except ServiceError as exc:
-        status = 409 if isinstance(exc, ConflictError) else 400
-        return JsonResponse({"error": exc.message, "field": exc.field}, status=status)
+        return service_error_response(exc)
     return JsonResponse(
         {
             "ok": True,

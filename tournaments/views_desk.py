@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .forms import EntryForm, LateEntryForm, PasteEntriesForm, SkipForm
+from .json_errors import service_error_response
 from .models import Entry, Round, Tournament
 from .services import entries as entry_services
 from .services import rounds as round_services
@@ -292,7 +293,7 @@ def entry_check_in(request: HttpRequest, tournament: Tournament, entry_id: int) 
         )
     except ServiceError as exc:
         if _wants_json(request):
-            return JsonResponse({"detail": exc.message}, status=_status(exc))
+            return service_error_response(exc)
         return _refused(request, tournament, exc)
     if _wants_json(request):
         checked = tournament.entries.filter(checked_in=True).count()

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
+from .json_errors import error_response
 from .models import Entry, Round, Seat, Tournament
 from .services.errors import ConflictError, ServiceError
 from .services.pairing_edit import (
@@ -238,5 +239,5 @@ def round_edit_check(request: HttpRequest, tournament: Tournament, number: int) 
         moves, _posted = _moves(round_, request.POST)
         check = round_edit_preview(round=round_, moves=moves)
     except (ServiceError, _BadInput) as exc:
-        return JsonResponse({"error": exc.message, "field": exc.field}, status=400)
+        return error_response(exc.message, field=exc.field)
     return JsonResponse({"current": check.current, "after": check.after, "created": check.created})

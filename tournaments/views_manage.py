@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import jsonbody
+from tournaments.json_errors import error_body
 from tournaments.models import Game
 
 from .forms import (
@@ -347,7 +348,9 @@ def _save_result(request: HttpRequest, game: Game, form: ResultForm, seats: int,
         game_import_events(events=moves_text, **common)
     elif moves_text:
         moves = [m.strip() for m in moves_text.replace(",", "\n").splitlines() if m.strip()]
-        game_record_moves(moves=moves, **common)
+        # A `u` typed beside the record: the turn ended, an unfinished result; else a
+        # record that stops before the end is a game in progress.
+        game_record_moves(moves=moves, finished=False if data.get("unfinished") else None, **common)
     else:
         out = [data.get(f"out_{p}") for p in range(1, seats + 1)]
         colours = {str(p): data.get(f"colours_{p}") or "" for p in range(1, seats + 1)}
@@ -477,7 +480,9 @@ def _screen_input(game: Game, seats: int, posted: Any) -> dict[str, Any]:
     """The results screen's row as the per-game form's fields (out_1, out_2, …)."""
     data = posted.copy()
     text = posted.get("out", "")
-    if text.strip() and not (posted.get("moves") or "").strip():
+    if (posted.get("moves") or "").strip():
+        data["unfinished"] = "1" if "u" in text.lower() else ""
+    elif text.strip():
         values, finished = pieces_out(text, seats, game.target)
         for position, value in enumerate(values, start=1):
             data[f"out_{position}"] = value
@@ -537,7 +542,7 @@ def _row_response(
         },
     }
     if error is not None:
-        body["error"] = {"field": _screen_field(error.field), "message": error.message}
+        body.update(error_body(error.message, status=status, field=_screen_field(error.field)))
     return JsonResponse(body, status=status)
 
 

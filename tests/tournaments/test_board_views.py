@@ -118,7 +118,7 @@ def test_an_illegal_record_names_the_ply_and_offers_no_moves(client):
 def test_the_position_endpoint_refuses_what_is_not_a_record(client):
     url = reverse("games:position")
     response = post_json(client, url, {"players": 9, "moves": []})
-    assert response.status_code == 400 and "2 to 5" in response.json()["detail"]
+    assert response.status_code == 400 and "2 to 5" in response.json()["error"]["message"]
     assert client.post(url, data="{", content_type="application/json").status_code == 400
     assert client.get(url).status_code == 405
 
@@ -127,7 +127,7 @@ def test_the_position_endpoint_refuses_what_is_not_a_record(client):
 
 
 @pytest.mark.django_db
-def test_a_director_records_and_saves_through_the_page(client, game, director):
+def test_a_director_records_and_saves_through_the_page_a_game_in_progress(client, game, director):
     client.force_login(director)
     url = reverse("games:record", args=[game.pk])
     page = client.get(url)
@@ -137,7 +137,7 @@ def test_a_director_records_and_saves_through_the_page(client, game, director):
     assert response.status_code == 200, response.content
     answer = response.json()
     game.refresh_from_db()
-    assert game.moves == OPENING and game.status == Game.Status.UNFINISHED
+    assert game.moves == OPENING and game.status == Game.Status.IN_PROGRESS
     assert answer["version"] == game.version and answer["confirmed"] is True
 
 
@@ -147,8 +147,9 @@ def test_the_services_error_comes_back_for_the_page_to_show(client, game, direct
     url = reverse("games:record", args=[game.pk])
     response = post_json(client, url, {"moves": ["W-W1B", "W-W1B"], "version": game.version})
     assert response.status_code == 400
-    assert response.json() == {"error": response.json()["error"], "field": "moves"}
-    assert response.json()["error"].startswith("ply 2 `W-W1B`")
+    assert response.json()["error"]["field"] == "moves"
+    assert response.json()["error"]["code"] == "invalid"
+    assert response.json()["error"]["message"].startswith("ply 2 `W-W1B`")
     game.refresh_from_db()
     assert game.moves == [] and game.status == Game.Status.PENDING
 
@@ -159,7 +160,9 @@ def test_a_stale_version_is_a_conflict(client, game, director):
     url = reverse("games:record", args=[game.pk])
     assert post_json(client, url, {"moves": OPENING, "version": game.version}).status_code == 200
     stale = post_json(client, url, {"moves": OPENING[:1], "version": game.version})
-    assert stale.status_code == 409 and "changed by someone else" in stale.json()["error"]
+    assert (
+        stale.status_code == 409 and "changed by someone else" in stale.json()["error"]["message"]
+    )
 
 
 @pytest.mark.django_db
@@ -171,17 +174,19 @@ def test_a_malformed_save_is_refused(client, game, director):
 
 
 @pytest.mark.django_db
-def test_players_record_through_their_own_link_as_their_own_seat(client, game):
+def test_players_record_through_their_own_link_as_their_own_seat_a_game_in_progress(client, game):
     seat = game.table.seats.get(position=1)
     url = reverse("games:record-token", args=[game.pk, seat.report_token])
     page = client.get(url)
     assert page.status_code == 200 and b'id="pg-position"' in page.content
     other = post_json(client, url, {"moves": OPENING, "version": game.version, "position": 2})
-    assert other.status_code == 400 and other.json()["field"] == "position"
+    assert other.status_code == 400 and other.json()["error"]["field"] == "position"
     saved = post_json(client, url, {"moves": OPENING, "version": game.version})
     assert saved.status_code == 200, saved.content
     game.refresh_from_db()
-    assert game.moves == OPENING and not game.confirmed and game.reported_by_position == 1
+    # A partial record is in progress: no result waiting for an opponent's confirmation.
+    assert game.moves == OPENING and game.status == Game.Status.IN_PROGRESS
+    assert not game.counts and game.reported_by_position == 1
 
 
 @pytest.mark.django_db
@@ -217,7 +222,7 @@ def test_a_closed_round_refuses_players_but_not_directors(client, game, director
         "games:record-token", args=[game.pk, game.table.seats.get(position=2).report_token]
     )
     refused = post_json(client, url, {"moves": OPENING, "position": 2})
-    assert refused.status_code == 400 and "closed" in refused.json()["error"]
+    assert refused.status_code == 400 and "closed" in refused.json()["error"]["message"]
     client.force_login(director)
     ok = post_json(client, reverse("games:record", args=[game.pk]), {"moves": OPENING})
     assert ok.status_code == 200

@@ -169,7 +169,7 @@ def test_checking_in_at_a_closed_evening_is_a_409_json(client):
         {"present": "1"},
         HTTP_ACCEPT="application/json",
     )
-    assert response.status_code == 409 and "reopen" in response.json()["detail"]
+    assert response.status_code == 409 and "reopen" in response.json()["error"]["message"]
     response = client.post(reverse("entry-add-late", args=["night"]), {"name": "Late"})
     assert response.status_code == 409
     assert evening.entries.count() == 1

@@ -325,7 +325,7 @@ def test_the_api_move_asks_for_a_reason_and_lists_the_warnings(director_api):
     refused = api.post(url, {"entry": entry(t, 4).pk, "table": None}, format="json")
     assert refused.status_code == 400
     body = refused.json()
-    assert body["field"] == "override_reason" and "a bye for P04" in body["warnings"][0]
+    assert body["error"]["field"] == "override_reason" and "a bye for P04" in body["warnings"][0]
     done = api.post(
         url, {"entry": entry(t, 4).pk, "table": None, "override_reason": "asked"}, format="json"
     )

@@ -90,7 +90,7 @@ def test_the_live_check_returns_the_warnings_the_change_creates(cup, page):
     unchanged = page.post(CHECK, {f"to_{pk(cup, 5)}": "2"}).json()
     assert unchanged["created"] == []
     refused = page.post(CHECK, {f"to_{pk(cup, 1)}": "2"})
-    assert refused.status_code == 400 and "table of 4" in refused.json()["error"]
+    assert refused.status_code == 400 and "table of 4" in refused.json()["error"]["message"]
 
 
 @pytest.mark.parametrize(

@@ -63,9 +63,9 @@ def test_an_illegal_move_record_names_the_ply_and_saves_nothing(game):
     assert game.moves == [] and game.status == Game.Status.PENDING
 
 
-def test_an_unfinished_legal_record_fills_in_pieces_out(game):
+def test_a_legal_record_that_has_not_ended_is_in_progress_with_its_pieces_out(game):
     saved = game_record_moves(by=DIRECTOR, game=game, moves=["W-W1B", "B-B1R"])
-    assert saved.status == Game.Status.UNFINISHED
+    assert saved.status == Game.Status.IN_PROGRESS and not saved.counts
     assert saved.out_list(2) == [0, 0]
     assert saved.moves == ["W-W1B", "B-B1R"]
 

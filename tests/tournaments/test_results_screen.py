@@ -114,7 +114,11 @@ def test_a_refused_result_is_a_400_with_the_services_message_for_that_input(clie
     response = save(client, game, "3 9")
     assert response.status_code == 400
     error = response.json()["error"]
-    assert error == {"field": "out", "message": "seat 2: pieces out must be between 0 and 3, not 9"}
+    assert error == {
+        "code": "invalid",
+        "field": "out",
+        "message": "seat 2: pieces out must be between 0 and 3, not 9",
+    }
     assert versions(screen) == before
     unreadable = save(client, game, "3 x")
     assert unreadable.status_code == 400 and "only numbers" in unreadable.json()["error"]["message"]

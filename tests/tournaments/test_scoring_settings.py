@@ -112,7 +112,7 @@ def test_the_api_refuses_uneven_turns_naming_the_field_and_accepts_the_confirmat
     body = {"club": "home", "name": "Cup", "games_per_turn_2": 2, "games_per_turn_3": 1}
     response = api.post("/api/v1/tournaments/", body, format="json")
     assert response.status_code == 400, response.content
-    assert response.json()["field"] == "games_per_turn_2"
+    assert response.json()["error"]["field"] == "games_per_turn_2"
     assert "= 12" in str(response.json()) and "= 9" in str(response.json())
     response = api.post("/api/v1/tournaments/", {**body, "uneven_turns": True}, format="json")
     assert response.status_code == 201, response.content

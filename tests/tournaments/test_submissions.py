@@ -217,7 +217,7 @@ def test_the_api_reports_and_confirms_only_as_the_links_player(game):
     assert api.post(url, {"out": [3, 1]}, format="json").status_code == 200
     assert api.post(url + "confirm/", {}, format="json").status_code == 400
     pretend = api.post(url + "confirm/", {"position": 2}, format="json")
-    assert pretend.status_code == 400 and pretend.json()["field"] == "position"
+    assert pretend.status_code == 400 and pretend.json()["error"]["field"] == "position"
     game.refresh_from_db()
     assert not game.confirmed
     again = api.post(url, {"out": [3, 2]}, format="json")

@@ -152,7 +152,7 @@ def test_a_played_setting_is_refused_naming_the_field(director, played, field, v
     api.force_authenticate(director)
     response = api.patch("/api/v1/tournaments/cup/", {field: value}, format="json")
     assert response.status_code == 409, response.content
-    assert response.json()["field"] == field
+    assert response.json()["error"]["field"] == field
     assert Tournament.objects.values().get(pk=played.pk) == before
 
 
@@ -186,7 +186,7 @@ def test_the_kind_never_changes_once_played_even_when_confirmed(director, played
     response = api.patch(
         "/api/v1/tournaments/cup/", {"kind": "evening", "recompute": True}, format="json"
     )
-    assert response.status_code == 409 and response.json()["field"] == "kind"
+    assert response.status_code == 409 and response.json()["error"]["field"] == "kind"
     assert Tournament.objects.get(pk=played.pk).kind == "swiss"
 
 
@@ -252,7 +252,7 @@ def test_a_swap_with_a_withdrawn_player_is_a_400_naming_the_field(director, pair
         format="json",
     )
     assert response.status_code == 400, response.content
-    assert response.json()["field"] == "second"
+    assert response.json()["error"]["field"] == "second"
     assert (
         sorted(paired.rounds.get(number=2).tables.values_list("seats__entry_id", flat=True))
         == seats

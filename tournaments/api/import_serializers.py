@@ -69,7 +69,7 @@ class SubmissionDocument(serializers.Serializer):
     seat = serializers.IntegerField(min_value=1, max_value=4, allow_null=True)
     state = serializers.ChoiceField(choices=ResultSubmission.State.choices)
     decided_by = serializers.IntegerField(min_value=1, max_value=4, allow_null=True, default=None)
-    status = serializers.ChoiceField(choices=["finished", "unfinished"])
+    status = serializers.ChoiceField(choices=["finished", "unfinished", "in_progress"])
     out = serializers.ListField(child=serializers.IntegerField(**SMALL), max_length=4)
     moves = serializers.ListField(child=serializers.CharField(max_length=200), max_length=5000)
     colours_out = serializers.DictField(
@@ -82,7 +82,7 @@ class GameDocument(serializers.Serializer):
     number = serializers.IntegerField(min_value=1, max_value=100)
     first_position = serializers.IntegerField(min_value=1, max_value=4)
     direction = serializers.ChoiceField(choices=Game.Direction.choices)
-    status = serializers.ChoiceField(choices=["pending", "finished", "unfinished"])
+    status = serializers.ChoiceField(choices=["pending", "finished", "unfinished", "in_progress"])
     target = serializers.IntegerField(min_value=1, max_value=100)
     out = serializers.ListField(
         child=serializers.IntegerField(allow_null=True, **SMALL), max_length=4

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from games import pentagame
 from tournaments.api.schema import ApiSchema
 from tournaments.api.serializers import RecordSerializer
+from tournaments.json_errors import error_body
 
 
 class ReplayView(APIView):
@@ -40,5 +41,5 @@ class ReplayView(APIView):
         try:
             result = pentagame.replay(dict(data.validated_data))
         except pentagame.PentagameError as exc:
-            return Response({"detail": str(exc), "field": "moves"}, status=400)
+            return Response(error_body(exc, field="moves"), status=400)
         return Response(result.to_dict())

@@ -9,20 +9,32 @@ from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS
 
 
-class ErrorSerializer(serializers.Serializer):
-    """An error. Validation errors map each field at fault to its problems
-    (`{"name": ["This field is required."]}`); other errors carry `detail`, and `field`
-    when one field is at fault."""
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="A stable word for the kind of error.")
+    field = serializers.CharField(
+        allow_null=True, help_text="The input at fault, or null when none is."
+    )
+    message = serializers.CharField(help_text="What went wrong, for a person.")
 
-    detail = serializers.CharField(required=False, help_text="What went wrong.")
-    field = serializers.CharField(required=False, help_text="The field at fault, if one is.")
+    class Meta:
+        ref_name = "ErrorDetail"
+
+
+class ErrorSerializer(serializers.Serializer):
+    """An error, in the one shape of every JSON error of the site (docs/api.md).
+    Validation errors also map each field at fault to its problems in `problems`."""
+
+    error = ErrorDetailSerializer()
+    problems = serializers.DictField(
+        required=False, help_text="Validation errors: each field at fault, its problems."
+    )
 
     class Meta:
         ref_name = "Error"
 
 
 ERRORS = {
-    "400": "Bad input: the body names each field at fault and its problem.",
+    "400": "Bad input: the body names the field at fault and its problem.",
     "401": "The token or session is missing or invalid.",
     "403": "Authenticated, but not allowed to do this.",
     "404": "No such object, or not visible to you.",

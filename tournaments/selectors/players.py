@@ -96,7 +96,7 @@ def player_shared_games(
     games = []
     for table_id, target, game, *outs in (
         Game.objects.filter(table_id__in=table_ids, confirmed=True)
-        .exclude(status=Game.Status.PENDING)
+        .exclude(status__in=Game.WITHOUT_RESULT)
         .order_by("table_id", "number")
         .values_list(
             "table_id",

@@ -50,7 +50,13 @@ class GameRow:
 
     @property
     def played(self) -> bool:
-        return self.status != Game.Status.PENDING
+        """A result stands (counted or awaiting confirmation): not a game in progress."""
+        return self.status not in Game.WITHOUT_RESULT
+
+    @property
+    def in_progress(self) -> bool:
+        """A move record saved before the game ended (``moves`` plies so far)."""
+        return self.status == Game.Status.IN_PROGRESS
 
     @property
     def counted(self) -> bool:
@@ -106,7 +112,7 @@ def round_progress_counted(round_: Round) -> RoundProgress:
     """round_progress counted in the database: one query, without loading the tables."""
     counts = Game.objects.filter(table__round=round_, table__is_bye=False).aggregate(
         total=Count("pk"),
-        done=Count("pk", filter=Q(confirmed=True) & ~Q(status=Game.Status.PENDING)),
+        done=Count("pk", filter=Q(confirmed=True) & ~Q(status__in=Game.WITHOUT_RESULT)),
     )
     return RoundProgress(done=counts["done"], total=counts["total"])
 
@@ -194,11 +200,12 @@ def round_tables(*, round_: Round, table_id: int | None = None) -> list[TableRow
             for seat_row in table.seats:
                 seat_row.round_score = settings.bye_round_score()
             continue
-        # In a closed round a game never started counts as 0:0 unfinished, the book's
-        # even result, as in the standings (docs/scoring.md, "Unplayed games").
+        # In a closed round a game never started (or still in progress when it was
+        # forced closed) counts as 0:0 unfinished, the book's even result, as in the
+        # standings (docs/scoring.md, "Unplayed games").
         closed = round_.status == Round.Status.CLOSED
         played = [
-            [int(o or 0) for o in g.out]
+            [int(o or 0) if g.played else 0 for o in g.out]
             for g in table.games
             if (g.played or closed) and g.confirmed
         ]

@@ -96,14 +96,15 @@ def tournament_tables(*, tournament: Tournament, closed_only: bool = False) -> l
         record.positions.append(position)
     games = Game.objects.filter(table_id__in=tables.keys()).filter(confirmed=True)
     if not closed_only:
-        games = games.exclude(status=Game.Status.PENDING)
+        games = games.exclude(status__in=Game.WITHOUT_RESULT)
     rows_games = games.order_by("table_id", "number").values_list(
         "table_id", "status", "first_position", "direction", "out_1", "out_2", "out_3", "out_4"
     )
     for table_id, status, first, direction, *outs in rows_games:
         record = tables[table_id]
         n = len(record.entries)
-        if status == Game.Status.PENDING:
+        if status in Game.WITHOUT_RESULT:
+            # Forced closed before it started or ended: the book's unplayed 0:0.
             record.games.append([0] * n)
         else:
             record.games.append([int(o) for o in outs[:n]])

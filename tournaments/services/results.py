@@ -36,6 +36,13 @@ from .freshness import standings_changed
 
 State = ResultSubmission.State
 LIVE = (State.ENTERED, State.REPORTED, State.CONFIRMED, State.DISPUTED)
+IN_PROGRESS = Game.Status.IN_PROGRESS
+
+
+def _draft(submission: ResultSubmission) -> bool:
+    """A move record saved before the game ended: shown while nothing else is, never a
+    result (never confirmed, agreed with or disputed)."""
+    return submission.status == IN_PROGRESS
 
 
 @dataclass(frozen=True)
@@ -154,8 +161,11 @@ def _check_actor(by: Actor, game: Game) -> None:
 def _materialise(game: Game, submissions: list[ResultSubmission]) -> None:
     """Store the current result derived from the submissions on the game row, which
     standings and ratings read: the director's entry, else the confirmed report, else a
-    waiting report (not counted yet); a dispute leaves no result until it is resolved."""
-    live = [s for s in submissions if s.state in LIVE]
+    waiting report (not counted yet); a dispute leaves no result until it is resolved.
+    A game in progress (a record saved before the game ended) shows only while no result
+    or dispute does: the latest such record, the game's state, not a result."""
+    everything = [s for s in submissions if s.state in LIVE]
+    live = [s for s in everything if not _draft(s)]
     entered = [s for s in live if s.state == State.ENTERED]
     confirmed = [s for s in live if s.state == State.CONFIRMED]
     waiting = [s for s in live if s.state == State.REPORTED]
@@ -171,6 +181,9 @@ def _materialise(game: Game, submissions: list[ResultSubmission]) -> None:
         current, counts = waiting[-1], False
     elif disputed:
         counts = False
+    elif everything:
+        # Only records in progress: nothing waits for a confirmation.
+        current = everything[-1]
     fields: dict[str, Any] = {
         "confirmed": counts,
         "reported_by_position": None,
@@ -196,6 +209,11 @@ def _materialise(game: Game, submissions: list[ResultSubmission]) -> None:
         fields[f"out_{i}"] = out[i - 1] if i <= len(out) else None
     Game.objects.filter(pk=game.pk).update(**fields)
     game.refresh_from_db()
+
+
+def _has_result(game: Game) -> bool:
+    """A result stands on the game (counted or not): not pending, not in progress."""
+    return game.status not in Game.WITHOUT_RESULT
 
 
 def _lock(game: Game, version: int | None) -> tuple[Game, list[ResultSubmission]]:
@@ -272,7 +290,7 @@ def _write(*, game: Game, version: int | None, by: Actor, result: _Result) -> Ga
             _report(locked, submissions, by, result)
             return locked
         seats = len(result.out)
-        before = _game_snapshot(locked, seats) if locked.status != Game.Status.PENDING else None
+        before = _game_snapshot(locked, seats) if _has_result(locked) else None
         # A director's entry is final: every other submission stops counting.
         _discard(submissions, by)
         entry = ResultSubmission.objects.create(
@@ -303,13 +321,16 @@ def _report(game: Game, submissions: list[ResultSubmission], by: Actor, result: 
         raise ServiceError(_("say which seat you sit in"), field="position")
     if game.table.round.status != Round.Status.PUBLISHED:
         raise ServiceError(_("this round is closed; ask the organiser to change results"))
-    if game.status != Game.Status.PENDING and game.confirmed:
+    if game.counts:
         raise ConflictError(
             _("game %(number)s already has its final result; ask the organiser to change it")
             % {"number": game.number},
             field="game",
         )
-    if any(s.by_seat_id == seat.pk for s in submissions):
+    own = next((s for s in submissions if s.by_seat_id == seat.pk), None)
+    # The seat's own record in progress is saved over: its draft, not yet a report.
+    draft = own if own is not None and own.state == State.REPORTED and _draft(own) else None
+    if own is not None and draft is None:
         raise ConflictError(
             _(
                 "you have already reported game %(number)s; an opponent confirms it, or the organiser changes it"
@@ -317,11 +338,17 @@ def _report(game: Game, submissions: list[ResultSubmission], by: Actor, result: 
             % {"number": game.number},
             field="game",
         )
-    live = [s for s in submissions if s.state in (State.REPORTED, State.DISPUTED)]
+    live = [
+        s
+        for s in submissions
+        if s.state in (State.REPORTED, State.DISPUTED) and not _draft(s) and s is not draft
+    ]
     state = State.REPORTED
     now = timezone.now()
     other: ResultSubmission | None = None
-    if any(s.state == State.DISPUTED for s in live):
+    if result.status == IN_PROGRESS:
+        pass  # a record in progress waits for its end: it neither agrees nor disputes
+    elif any(s.state == State.DISPUTED for s in live):
         state = State.DISPUTED
     elif live:
         other = live[0]
@@ -338,6 +365,29 @@ def _report(game: Game, submissions: list[ResultSubmission], by: Actor, result: 
         else:
             state = other.state = State.DISPUTED
         other.save(update_fields=["state", "decided_by_seat", "decided_at"])
+    if draft is not None:
+        draft.state, draft.status, draft.out = state, result.status, result.out
+        draft.moves, draft.colours_out, draft.setup = (
+            result.moves,
+            result.colours_out,
+            result.setup,
+        )
+        draft.decided_by_seat = other.by_seat if state == State.CONFIRMED and other else None
+        draft.decided_at = now if state == State.CONFIRMED else None
+        draft.save(
+            update_fields=[
+                "state",
+                "status",
+                "out",
+                "moves",
+                "colours_out",
+                "setup",
+                "decided_by_seat",
+                "decided_at",
+            ]
+        )
+        _materialise(game, submissions)
+        return
     try:
         with transaction.atomic():
             report = ResultSubmission.objects.create(
@@ -428,7 +478,7 @@ def game_confirm(*, game: Game, by: Actor) -> Game:
         raise ServiceError(_("a director accepts a report on the open-tables page"))
     with transaction.atomic():
         locked, submissions = _lock(game, None)
-        if locked.status != Game.Status.PENDING and locked.confirmed:
+        if locked.counts:
             return locked
         if locked.table.round.status != Round.Status.PUBLISHED:
             raise ServiceError(_("this round is closed; ask the organiser"))
@@ -436,7 +486,7 @@ def game_confirm(*, game: Game, by: Actor) -> Game:
             raise ConflictError(
                 _("the players reported different results; the organiser decides"), field="game"
             )
-        waiting = [s for s in submissions if s.state == State.REPORTED]
+        waiting = [s for s in submissions if s.state == State.REPORTED and not _draft(s)]
         if not waiting:
             raise ServiceError(_("there is no result to confirm yet"))
         report = waiting[0]
@@ -470,8 +520,13 @@ def result_accept(*, submission: ResultSubmission, by: Actor, version: int | Non
             raise ConflictError(
                 _("this report is no longer open; reload to see the game's result"), field="game"
             )
+        if _draft(chosen):
+            raise ServiceError(
+                _("this record is still in progress; it becomes a result when it ends"),
+                field="game",
+            )
         seats = _seats(locked)
-        before = _game_snapshot(locked, seats) if locked.status != Game.Status.PENDING else None
+        before = _game_snapshot(locked, seats) if _has_result(locked) else None
         _discard(submissions, by, keep=chosen.pk)
         chosen.state = State.CONFIRMED
         chosen.decided_by_user = by.user
@@ -518,14 +573,16 @@ def game_record_moves(
 ) -> Game:
     """Replay a move record with the game's rules engine and store it with the result it
     yields. An illegal record is refused with the engine's ply and reason; nothing is
-    saved. A record that stops before the end counts as unfinished (the turn ended).
+    saved. ``finished``: True requires a record that ends; False says the game ended
+    unfinished (the turn ended), a result; None (every form, board and API save) takes
+    what the record says: one that stops before the end is a game in progress, no result
+    yet, unless its round is closed (then the turn ended: unfinished).
     ``setup`` holds the record's other keys for games that have a setup (Pantarei's
     row of scales, PentaCosmos' tokens)."""
     _check_actor(by, game)
     seats = _seats(game)
-    tournament = (
-        Game.objects.select_related("table__round__tournament").get(pk=game.pk)
-    ).table.round.tournament
+    round_ = Game.objects.select_related("table__round__tournament").get(pk=game.pk).table.round
+    tournament = round_.tournament
     ruleset_ = tournament.ruleset
     extra = dict(setup or {})
     if set(extra) & {"players", "moves"}:
@@ -565,7 +622,13 @@ def game_record_moves(
         out[position - 1] = sheet[engine_seat]
         if out_colours is not None:
             colours[str(position)] = list(out_colours[engine_seat])
-    status = Game.Status.FINISHED if result.finished else Game.Status.UNFINISHED
+    if result.finished:
+        status = Game.Status.FINISHED
+    elif finished is False or round_.status == Round.Status.CLOSED:
+        # Said to have ended unfinished (the turn ended), or its round is over.
+        status = Game.Status.UNFINISHED
+    else:
+        status = Game.Status.IN_PROGRESS
     normalised = [str(m) for m in moves]
     return _write(
         game=game,

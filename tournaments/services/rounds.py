@@ -544,7 +544,8 @@ def round_close(*, round: Round, by: Actor, force: bool = False) -> Round:  # no
                 % {"number": round_.number}
             )
         games = Game.objects.filter(table__round=round_).select_related("table")
-        missing = games.filter(status=Game.Status.PENDING)
+        # A game in progress is no result either; forced, it scores as unplayed.
+        missing = games.filter(status__in=Game.WITHOUT_RESULT)
         if missing.exists() and not force:
             tables = sorted({g.table.number for g in missing})
             raise ServiceError(

@@ -336,7 +336,12 @@ def _replay(
                     _("no seat %(seat)s at this table") % {"seat": sub["seat"]}, field="seat"
                 )
             actor = Actor.player(seat) if seat is not None else director
-            finished = sub["status"] == Game.Status.FINISHED
+            # A record in progress stays one (None: the record says); else as given.
+            finished = (
+                None
+                if sub["status"] == Game.Status.IN_PROGRESS
+                else sub["status"] == Game.Status.FINISHED
+            )
             if sub["moves"]:
                 game_record_moves(
                     game=game, moves=sub["moves"], finished=finished, setup=sub["setup"], by=actor

@@ -49,6 +49,11 @@ def csrf_input(context: template.Context) -> str:
     return f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(str(token))}">'
 
 
+def in_progress_text(plies: int) -> str:
+    """A game in progress, where a page shows a game's state: no result yet."""
+    return _("in progress, ply %(ply)s") % {"ply": plies}
+
+
 def _hidden(name: str) -> str:
     return f'<span class="visually-hidden"> {name}</span>'
 
@@ -203,6 +208,9 @@ def manage_tables(context: template.Context, tables: Iterable[Any]) -> SafeStrin
                     text += f' <a href="{replay_url(game.id)}">{t_replay}</a>'
             elif game.disputed:
                 text += t_disputed
+            elif game.in_progress:
+                text += f'<span class="muted">{escape(in_progress_text(game.moves))}</span>'
+                text += f' <a href="{replay_url(game.id)}">{t_replay}</a>'
             else:
                 text += '<span class="muted">—</span>'
             games.append(text + "</div>")
@@ -266,6 +274,8 @@ class ResultRows:
             css = " is-disputed"
         elif game.played:
             css = " is-awaiting"
+        elif game.in_progress:
+            css = " is-in-progress"
         else:
             css = ""
         number_id = f' id="table-{table.number}"' if game.number == 1 else ""
@@ -286,6 +296,8 @@ class ResultRows:
             state = f"<strong>{t['disputed']}</strong>"
         elif game.played:
             state = f'<span class="muted">{t["awaiting"]}</span>'
+        elif game.in_progress:
+            state = f'<span class="muted">{escape(in_progress_text(game.moves))}</span>'
         else:
             state = '<span class="muted">—</span>'
         reports = []

@@ -425,7 +425,7 @@ function startRecord() {
         body: JSON.stringify({ ...data.record, moves: next }),
       });
       const body = await response.json();
-      if (!response.ok) throw new Error(body.detail ?? response.statusText);
+      if (!response.ok) throw new Error(body.error?.message ?? response.statusText);
       moves = next;
       pos = body;
       showError(pos.ok ? "" : fill(words.illegal_ply, pos.error));
@@ -536,7 +536,7 @@ function startRecord() {
       const answer = await response.json();
       if (!response.ok) {
         saved.textContent = "";
-        showError(answer.error ?? response.statusText);
+        showError(answer.error?.message ?? response.statusText);
         return;
       }
       version = answer.version;

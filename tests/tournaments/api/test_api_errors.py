@@ -36,7 +36,9 @@ def test_paths_nothing_matches_answer_a_json_404(path, method):
     response = getattr(Client(enforce_csrf_checks=True), method)(path)
     assert response.status_code == 404
     assert response["Content-Type"] == "application/json"
-    assert response.json() == {"detail": "Not found."}
+    assert response.json() == {
+        "error": {"code": "not_found", "field": None, "message": "Not found."}
+    }
 
 
 def test_the_schema_and_the_slash_redirect_still_work():
@@ -47,32 +49,32 @@ def test_the_schema_and_the_slash_redirect_still_work():
 def test_deleting_a_club_with_tournaments_is_a_409_not_a_500(director):
     response = director.delete("/api/v1/clubs/kiel/")
     assert response.status_code == 409
-    assert "tournaments" in response.json()["detail"]
+    assert "tournaments" in response.json()["error"]["message"]
 
 
 def test_a_huge_rating_is_refused_naming_the_field(director):
     response = director.post("/api/v1/tournaments/cup/entries/", {"name": "Zed", "rating": HUGE})
     assert response.status_code == 400
-    assert "rating" in response.json()
+    assert response.json()["error"]["field"] == "rating"
 
 
 def test_a_huge_rating_in_a_pasted_list_is_refused_naming_the_field(director):
     response = director.post("/api/v1/tournaments/cup/entries/paste/", {"players": f"Zed, {HUGE}"})
     assert response.status_code == 400
-    assert response.json()["field"] == "players"
+    assert response.json()["error"]["field"] == "players"
 
 
 @pytest.mark.parametrize("name", ["active_days", "min_games"])
 def test_huge_leaderboard_filters_are_refused_naming_the_parameter(name):
     response = APIClient(raise_request_exception=False).get(f"/api/v1/ratings/?{name}={HUGE}")
     assert response.status_code == 400
-    assert name in response.json()
+    assert response.json()["error"]["field"] == name
 
 
 def test_a_nul_in_the_search_names_the_search_parameter():
     response = APIClient().get("/api/v1/players/?search=%00")
     assert response.status_code == 400
-    assert "search" in response.json()
+    assert response.json()["error"]["field"] == "search"
 
 
 @pytest.mark.parametrize(
@@ -166,7 +168,7 @@ def test_tournament_settings_out_of_range_name_the_field(field, value):
     api = APIClient()
     api.force_authenticate(user)
     response = api.patch(f"/api/v1/tournaments/{tournament.slug}/", {field: value}, format="json")
-    assert response.status_code == 400 and field in response.json()
+    assert response.status_code == 400 and response.json()["error"]["field"] == field
 
 
 @pytest.mark.django_db(transaction=True)

@@ -34,7 +34,7 @@ def test_reopen_and_unpublish(director):
     for game in Game.objects.filter(table__round=round_):
         game_record_out(game=game, out=[3, 0], by=Actor.command())
     response = director.post(f"{BASE}/rounds/1/unpublish/")
-    assert response.status_code == 409 and "stays published" in response.json()["detail"]
+    assert response.status_code == 409 and "stays published" in response.json()["error"]["message"]
     round_close(round=round_, by=Actor.command())
     response = director.post(f"{BASE}/rounds/1/reopen/")
     assert response.status_code == 200 and response.json()["status"] == "published"

@@ -52,13 +52,13 @@ def test_json_nested_too_deep_is_a_400_naming_the_nesting_on_every_json_endpoint
     entries = Entry.objects.count()
     response = director.generic("POST", path, _nested(depth), content_type="application/json")
     assert response.status_code == 400, (path, response.status_code)
-    assert "nested deeper" in response.json()["detail"], response.json()
+    assert "nested deeper" in response.json()["error"]["message"], response.json()
     # Anonymous: refused by the permission check first where writes need a login.
     anonymous = APIClient(raise_request_exception=False).generic(
         "POST", path, _nested(depth), content_type="application/json"
     )
     assert anonymous.status_code in {400, 403}, (path, anonymous.status_code)
-    assert anonymous.status_code == 403 or "nested deeper" in anonymous.json()["detail"]
+    assert anonymous.status_code == 403 or "nested deeper" in anonymous.json()["error"]["message"]
     assert Entry.objects.count() == entries
 
 
@@ -78,7 +78,7 @@ def test_a_lone_surrogate_is_a_400_naming_the_field_and_changes_nothing(director
         content_type="application/json",
     )
     assert response.status_code == 400
-    assert field in response.json()["detail"]
+    assert field in response.json()["error"]["message"]
     assert Tournament.objects.values().get(slug="cup") == before
 
 
@@ -150,7 +150,9 @@ def test_with_postgresql_unreachable_the_api_answers_json_503_and_pages_a_503_wi
         connection.close()
         settings_dict["HOST"], settings_dict["PORT"] = host, port
     assert api.status_code == 503 and api["Retry-After"].isdigit()
-    assert api["Content-Type"] == "application/json" and "database" in api.json()["detail"]
+    assert (
+        api["Content-Type"] == "application/json" and "database" in api.json()["error"]["message"]
+    )
     assert page.status_code == 503 and page["Retry-After"].isdigit()
     assert "database" in page.content.decode()
 
@@ -160,8 +162,8 @@ def test_a_name_too_long_in_a_pasted_list_names_the_line_and_enters_nobody(direc
     text = "Ann\n" + "x" * 121 + ", 1500\n"
     response = director.post("/api/v1/tournaments/cup/entries/paste/", {"players": text})
     assert response.status_code == 400
-    assert response.json()["detail"].startswith('line 2: "' + "x" * 121)
-    assert "a name has at most 120 characters" in response.json()["detail"]
+    assert response.json()["error"]["message"].startswith('line 2: "' + "x" * 121)
+    assert "a name has at most 120 characters" in response.json()["error"]["message"]
     html = Client(raise_request_exception=False)
     html.force_login(director.handler._force_user)
     page = html.post("/t/cup/manage/entries/paste/", {"players": text})

@@ -112,7 +112,9 @@ def test_a_2_vs_2_team_event_through_the_api(director, django_capture_on_commit_
     for table in tables2:
         assert frozenset(p["player"] for p in table["seats"]) not in met
         # A move record is replayed with the engine's team variant.
-        _put(director, table["games"][0], {"moves": random_game(4, "teams", seed=table["number"])})
+        # Played to the end: a record cut short is a game in progress.
+        moves = random_game(4, "teams", seed=table["number"], max_plies=3000)
+        _put(director, table["games"][0], {"moves": moves})
         _put(director, table["games"][1], {"out": [1, 3, 1, 2], "finished": True})
     with django_capture_on_commit_callbacks(execute=True):
         assert director.post(f"{BASE}/rounds/2/close/", {}, format="json").status_code == 200
@@ -148,19 +150,19 @@ def test_an_odd_team_gets_a_bye_worth_an_even_match(director, django_capture_on_
 def test_bad_team_input_is_a_400_naming_the_field(director):
     _create(director, {"Stars": ["Ann", "Bea"], "Moons": ["Cid", "Dan"]}, rounds=1)
     one = director.post(f"{BASE}/teams/", {"name": "Solo", "players": ["Kim"]}, format="json")
-    assert one.status_code == 400 and "players" in one.json()
+    assert one.status_code == 400 and one.json()["error"]["field"] == "players"
     twice = director.post(
         f"{BASE}/teams/", {"name": "Echo", "players": ["Kim", "kim"]}, format="json"
     )
-    assert twice.status_code == 400 and twice.json()["field"] == "players"
+    assert twice.status_code == 400 and twice.json()["error"]["field"] == "players"
     taken = director.post(
         f"{BASE}/teams/", {"name": "Stars", "players": ["Kim", "Lou"]}, format="json"
     )
-    assert taken.status_code == 400 and taken.json()["field"] == "name"
+    assert taken.status_code == 400 and taken.json()["error"]["field"] == "name"
     again = director.post(
         f"{BASE}/teams/", {"name": "Other", "players": ["Ann", "Lou"]}, format="json"
     )
-    assert again.status_code == 400 and again.json()["field"] == "players"
+    assert again.status_code == 400 and again.json()["error"]["field"] == "players"
     # Nothing of a refused team was entered.
     assert len(director.get(f"{BASE}/entries/").json()["results"]) == 4
     assert director.post(f"{BASE}/rounds/").status_code == 201
@@ -172,7 +174,7 @@ def test_bad_team_input_is_a_400_naming_the_field(director):
             {"out": out, "finished": finished, "version": game["version"]},
             format="json",
         )
-        assert refused.status_code == 400 and refused.json()["field"] == "out", out
+        assert refused.status_code == 400 and refused.json()["error"]["field"] == "out", out
     # A single player cannot change tables in a team event.
     entries = director.get(f"{BASE}/entries/").json()["results"]
     swap = director.post(
@@ -193,7 +195,7 @@ def test_teams_are_for_team_events_of_pentagame(director):
         {"name": "Stars", "players": ["Ann", "Bea"]},
         format="json",
     )
-    assert refused.status_code == 400 and refused.json()["field"] == "kind"
+    assert refused.status_code == 400 and refused.json()["error"]["field"] == "kind"
     assert director.get("/api/v1/tournaments/kiel-open/teams/standings/").status_code == 400
     other_game = director.post(
         "/api/v1/tournaments/",
@@ -206,7 +208,7 @@ def test_teams_are_for_team_events_of_pentagame(director):
         },
         format="json",
     )
-    assert other_game.status_code == 400 and other_game.json()["field"] == "kind"
+    assert other_game.status_code == 400 and other_game.json()["error"]["field"] == "kind"
 
 
 def test_a_withdrawn_team_is_not_paired_and_stays_in_the_standings_marked(director):
@@ -238,9 +240,9 @@ def test_a_partner_cannot_confirm_her_teams_report_an_opponent_can(director):
     assert players.post(url.format(token[1]), body, format="json").status_code == 200
     # Seat 3 is seat 1's partner: neither her confirmation nor an agreeing report counts.
     partner = players.post(url.format(token[3]) + "confirm/", {}, format="json")
-    assert partner.status_code == 400 and partner.json()["field"] == "position"
+    assert partner.status_code == 400 and partner.json()["error"]["field"] == "position"
     again = players.post(url.format(token[3]), body, format="json")
-    assert again.status_code == 400 and again.json()["field"] == "position"
+    assert again.status_code == 400 and again.json()["error"]["field"] == "position"
     assert director.get(f"/api/v1/games/{game['id']}/").json()["confirmed"] is False
     # Seat 2 plays for the other team.
     assert players.post(url.format(token[2]) + "confirm/", {}, format="json").status_code == 200
@@ -253,7 +255,7 @@ def test_a_team_is_renamed_readmitted_and_dissolved_through_the_api(director):
     renamed = director.patch(f"{BASE}/teams/{teams['Stars']}/", {"name": "Novae"}, format="json")
     assert renamed.status_code == 200 and renamed.json()["name"] == "Novae"
     taken = director.patch(f"{BASE}/teams/{teams['Stars']}/", {"name": "Moons"}, format="json")
-    assert taken.status_code == 400 and taken.json()["field"] == "name"
+    assert taken.status_code == 400 and taken.json()["error"]["field"] == "name"
     assert director.post(f"{BASE}/teams/{teams['Suns']}/withdraw/").status_code == 200
     back = director.post(f"{BASE}/teams/{teams['Suns']}/readmit/")
     assert back.status_code == 200
@@ -265,7 +267,7 @@ def test_a_team_is_renamed_readmitted_and_dissolved_through_the_api(director):
     director.delete(f"{BASE}/teams/{teams['Moons']}/")
     assert director.post(f"{BASE}/rounds/").status_code == 201
     refused = director.delete(f"{BASE}/teams/{teams['Stars']}/")
-    assert refused.status_code == 409 and refused.json()["field"] == "team"
+    assert refused.status_code == 409 and refused.json()["error"]["field"] == "team"
 
 
 def test_only_directors_rename_or_dissolve_a_team(director):

@@ -64,7 +64,7 @@
       })
         .then(function (response) {
           return response.json().then(function (data) {
-            if (!response.ok) throw new Error(data.detail || response.statusText);
+            if (!response.ok) throw new Error((data.error && data.error.message) || response.statusText);
             return data;
           });
         })

@@ -37,7 +37,7 @@ async function check(form) {
     return; // offline or a page of errors: saving still tells what is wrong
   }
   if (body.error) {
-    error.textContent = body.error;
+    error.textContent = body.error.message;
     error.hidden = false;
     created.hidden = true;
     box.classList.add("pending");
