@@ -290,10 +290,12 @@ def test_a_nine_player_swiss_over_three_rounds_by_clicks_and_keys(
     assert "awaiting confirmation" in browser.find_element(By.ID, f"game-{disputed.pk}").text
     browser.get(links[disputer])
     form = wait(lambda b: b.find_element(By.ID, f"game-{disputed.pk}"))
-    assert "reported by an opponent: 3:1:0" in form.text
+    assert re.search(r"seat \d reported 3 : 1 : 0 — confirm, or report what you saw", form.text)
     assert browser.find_elements(By.CSS_SELECTOR, "form.confirm-form")  # could confirm; disputes
     for position, value in enumerate(claimed, start=1):
         field = form.find_element(By.ID, f"out-{disputed.pk}-{position}")
+        # Her own fields are empty: the opponent's report stands beside them, not in them.
+        assert field.get_attribute("value") == ""
         field.send_keys(Keys.CONTROL, "a")
         field.send_keys(str(value))
     load_by(
