@@ -36,7 +36,7 @@ from games.pentagame.movegen import legal_codes  # noqa: E402
 from games.pentagame.notation import _parse_move, parse_move  # noqa: E402
 from games.pentagame.playout import random_game  # noqa: E402
 from games.pentagame.replay import replay  # noqa: E402
-from games.pentagame.rules import Game  # noqa: E402
+from games.pentagame.rules import Position  # noqa: E402
 
 
 def bfs_reaches(frm: int, to: int, occ: int) -> bool:
@@ -74,7 +74,7 @@ def bfs_targets(frm: int, occ: int) -> list[int]:
     return out
 
 
-def bfs_legal_codes(game: Game) -> list[int]:
+def bfs_legal_codes(game: Position) -> list[int]:
     """The same move list as legal_codes for ordinary positions, by plain BFS per piece."""
     r = game.rules
     seat = game.seat
@@ -118,7 +118,9 @@ def time_validation(records: list[dict[str, Any]]) -> tuple[int, float]:
     return plies, time.perf_counter() - start
 
 
-def time_generation(positions: list[Game], gen: Callable[[Game], list[int]]) -> tuple[int, float]:
+def time_generation(
+    positions: list[Position], gen: Callable[[Position], list[int]]
+) -> tuple[int, float]:
     moves = 0
     gc.collect()
     start = time.perf_counter()
@@ -160,11 +162,11 @@ def main() -> None:
     with plain_bfs():
         plies_b, t_val_b, med_val_b = best(args.repeat, lambda: time_validation(records))
     # Every position of the corpus (before each ply), as ready-made working copies.
-    positions: list[Game] = []
+    positions: list[Position] = []
     for rec in records:
-        game = Game.start(args.players, args.variant)
+        game = Position.start(args.players, args.variant)
         for text in rec["moves"]:
-            positions.append(Game(game.state()))
+            positions.append(Position(game.state()))
             game.apply(parse_move(text))
             if len(positions) >= args.positions:
                 break

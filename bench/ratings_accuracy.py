@@ -34,7 +34,7 @@ from bench.ratings_sim import World  # noqa: E402
 from ratings.replay import iter_replay  # noqa: E402
 from ratings.seat_fit import cross_entropy, estimate_seat_strength  # noqa: E402
 from ratings.systems import Elo, EloParams, Glicko2, Glicko2Params, OpenSkillParams, OpenSkillPL  # noqa: E402
-from ratings.systems.base import Game, RatingSystem  # noqa: E402
+from ratings.systems.base import RatedGame, RatingSystem  # noqa: E402
 from ratings.systems.decompose import pair_share, result_only, side_out  # noqa: E402
 
 CHECKPOINTS = (10, 50, 200)
@@ -43,17 +43,17 @@ HELD_OUT = 1500
 
 @dataclass
 class History:
-    periods: list[list[Game]]
+    periods: list[list[RatedGame]]
     marks: dict[int, int]  # checkpoint -> number of periods played before it
-    held_out: dict[int, list[Game]]
+    held_out: dict[int, list[RatedGame]]
     theta: dict[int, dict[str, float]]
 
 
 def simulate(seed: int, gamma: float, last: int = CHECKPOINTS[-1]) -> History:
     world = World(seed, gamma=gamma)
-    periods: list[list[Game]] = []
+    periods: list[list[RatedGame]] = []
     marks: dict[int, int] = {}
-    held: dict[int, list[Game]] = {}
+    held: dict[int, list[RatedGame]] = {}
     theta: dict[int, dict[str, float]] = {}
     for checkpoint in CHECKPOINTS:
         if checkpoint > last:
@@ -89,7 +89,7 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
 
 
 def held_out_loss(
-    system: RatingSystem[Any], states: dict[str, Any], games: list[Game]
+    system: RatingSystem[Any], states: dict[str, Any], games: list[RatedGame]
 ) -> tuple[float, float]:
     result_loss = share_loss = 0.0
     count = 0

@@ -29,11 +29,11 @@ from openskill.models import PlackettLuce  # noqa: E402
 from ratings.replay import replay  # noqa: E402
 from ratings.systems import (  # noqa: E402
     Elo,
-    Game,
     Glicko2,
     Glicko2Params,
     OpenSkillParams,
     OpenSkillPL,
+    RatedGame,
     plackett_luce,
 )
 from ratings.systems.base import RatingSystem  # noqa: E402
@@ -42,7 +42,7 @@ from ratings.systems.openskill_pl import competition_ranks  # noqa: E402
 PERIOD = 40
 
 
-def make_games(count: int, size: int, seed: int, pool: int = 2000) -> list[list[Game]]:
+def make_games(count: int, size: int, seed: int, pool: int = 2000) -> list[list[RatedGame]]:
     rng = random.Random(seed)
     names = [f"p{n:04d}" for n in range(pool)]
     games = []
@@ -50,17 +50,17 @@ def make_games(count: int, size: int, seed: int, pool: int = 2000) -> list[list[
         seats = tuple(rng.sample(names, size))
         out = [rng.randint(0, 3) for _ in seats]
         out[rng.randrange(size)] = 3
-        games.append(Game(seats, tuple(out)))
+        games.append(RatedGame(seats, tuple(out)))
     return [games[i : i + PERIOD] for i in range(0, count, PERIOD)]
 
 
-def bare(system: RatingSystem[Any], periods: list[list[Game]]) -> None:
+def bare(system: RatingSystem[Any], periods: list[list[RatedGame]]) -> None:
     states: dict[str, Any] = {}
     for games in periods:
         states = system.rate_period(states, games).states
 
 
-def with_replay(system: RatingSystem[Any], periods: list[list[Game]]) -> None:
+def with_replay(system: RatingSystem[Any], periods: list[list[RatedGame]]) -> None:
     replay(system, {}, periods)
 
 
@@ -85,7 +85,7 @@ def our_update() -> Update:
     return lambda teams, ranks: plackett_luce.rate(model, teams, ranks)
 
 
-def updates_only(update: Update, periods: list[list[Game]]) -> dict[str, plackett_luce.Rating]:
+def updates_only(update: Update, periods: list[list[RatedGame]]) -> dict[str, plackett_luce.Rating]:
     """Each game's players, one per side, rated by their pieces out and written back."""
     start = (25.0, 25.0 / 3.0)
     ratings: dict[str, plackett_luce.Rating] = {}

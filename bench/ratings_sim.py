@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ratings.systems.base import Game
+from ratings.systems.base import RatedGame
 
 RATE = 0.36  # about ten rounds for a game between two average players
 STRENGTH_SD = 0.8
@@ -56,12 +56,12 @@ def split_tables(rng: random.Random, players: list[str], share_of_threes: float)
     return tables
 
 
-def table_games(rng: random.Random, world: World, table: list[str]) -> list[Game]:
+def table_games(rng: random.Random, world: World, table: list[str]) -> list[RatedGame]:
     """A match: two games, the second in the reverse direction of play."""
     games = []
     for seats in (table, table[:1] + table[1:][::-1] if len(table) >= 3 else table[::-1]):
         out = play(rng, [world.theta[p] for p in seats], world.gamma)
-        games.append(Game(tuple(seats), out))
+        games.append(RatedGame(tuple(seats), out))
     return games
 
 
@@ -87,28 +87,28 @@ class World:
         for name in sorted(self.theta):
             self.theta[name] += self.rng.gauss(0.0, DRIFT_SD)
 
-    def _count(self, games: list[Game]) -> list[Game]:
+    def _count(self, games: list[RatedGame]) -> list[RatedGame]:
         for game in games:
             for player in game.seats:
                 self.games_played[player] += 1
         return games
 
-    def club_evening(self) -> list[list[Game]]:
+    def club_evening(self) -> list[list[RatedGame]]:
         attendees = self.rng.sample(sorted(self.theta), 30)
-        games: list[Game] = []
+        games: list[RatedGame] = []
         for table in split_tables(self.rng, attendees, 0.5):
             games.extend(table_games(self.rng, self, table))
         self._drift()
         return [self._count(games)]
 
-    def swiss(self, entrants: int = 36, rounds: int = 5) -> list[list[Game]]:
+    def swiss(self, entrants: int = 36, rounds: int = 5) -> list[list[RatedGame]]:
         """A Swiss tournament, one period per round: sort by points, seat neighbours."""
         players = self.rng.sample(sorted(self.theta), entrants)
         points = dict.fromkeys(players, 0.0)
         periods = []
         for _ in range(rounds):
             order = sorted(players, key=lambda p: (-points[p], p))
-            games: list[Game] = []
+            games: list[RatedGame] = []
             for table in split_tables(self.rng, order, 0.5):
                 for game in table_games(self.rng, self, table):
                     games.append(game)
@@ -122,10 +122,10 @@ class World:
         self._drift()
         return periods
 
-    def next_periods(self) -> list[list[Game]]:
+    def next_periods(self) -> list[list[RatedGame]]:
         return self.swiss() if self.rng.random() < 0.3 else self.club_evening()
 
-    def held_out(self, count: int, seed: int) -> list[Game]:
+    def held_out(self, count: int, seed: int) -> list[RatedGame]:
         """Games from the current strengths that no system rates: half two-player,
         half three-player, random opponents and seat order."""
         rng = random.Random(seed)
@@ -133,5 +133,7 @@ class World:
         games = []
         for number in range(count):
             seats = rng.sample(names, 2 if number % 2 == 0 else 3)
-            games.append(Game(tuple(seats), play(rng, [self.theta[p] for p in seats], self.gamma)))
+            games.append(
+                RatedGame(tuple(seats), play(rng, [self.theta[p] for p in seats], self.gamma))
+            )
         return games

@@ -62,9 +62,37 @@ class Ruleset:
     picture: PictureFn | None = None
     # A random legal game for the demo; None: the demo plays the game its own way.
     demo_record: DemoRecord | None = None
+    # What else differs between the games: the layers above ask these, never the name
+    # (tests/games/test_rulesets_are_the_only_switch.py). False is the family's default.
+    # A seat's result is its pieces out (section 2), already on the rating core's 0..3
+    # scale; elsewhere it is the game's own number ("the result").
+    result_is_pieces_out: bool = False
+    # Pieces out to win is the tournament's setting, `Tournament.target` (section 2's
+    # three by default); elsewhere the game fixes `target`.
+    target_is_setting: bool = False
+    # A game's points are the dropped score, counted against that target (section 21).
+    points_are_dropped_scores: bool = False
+    # A seat's first two colours out name a letter after its result (section 22, Table
+    # 4): the result forms and score sheets ask for the colours out.
+    has_colour_letters: bool = False
+    # The 2 vs 2 team variant, partners sitting opposite (section 3).
+    has_team_variant: bool = False
+    # A board page of its own (tournaments/views/board.py): record a game by taps on the
+    # board and replay it; the others step through `start` and `picture`.
+    has_board_page: bool = False
+    # A game can be imported from the online client's event list
+    # (games/pentagame/importer.py).
+    imports_online_events: bool = False
 
     def sheet_values(self, out: Sequence[int]) -> list[int]:
         return list(out) if self.sheet is None else self.sheet(out)
+
+    def points_at(self, out: Sequence[int], target: int) -> list[float]:
+        """A game's points when it was played to ``target``: the dropped score reads it
+        (section 21); the other games' points have no target to read."""
+        if self.points_are_dropped_scores:
+            return dropped_scores(out, target)
+        return self.points(out)
 
 
 _REGISTRY: dict[str, Ruleset] = {}
@@ -187,6 +215,13 @@ def _load_builtin() -> None:
             replay=pentagame.replay,  # type: ignore[arg-type]
             points=_pentagame_points,
             finished_needs_target=True,
+            result_is_pieces_out=True,
+            target_is_setting=True,
+            points_are_dropped_scores=True,
+            has_colour_letters=True,
+            has_team_variant=True,
+            has_board_page=True,
+            imports_online_events=True,
         )
     )
     family: list[tuple[str, bool, DemoRecord]] = [

@@ -18,7 +18,7 @@ from typing import Any
 
 from .replay import Unreadable
 from .systems import make_system
-from .systems.base import Game, RatingSystem
+from .systems.base import RatedGame, RatingSystem
 
 
 class MalformedDocument(ValueError):
@@ -29,7 +29,7 @@ class MalformedDocument(ValueError):
 class RatingRequest:
     system: RatingSystem[Any]
     priors: dict[str, Any]
-    periods: list[list[Game | Unreadable]]
+    periods: list[list[RatedGame | Unreadable]]
 
 
 def _int_list(value: Any) -> tuple[int, ...] | None:
@@ -40,7 +40,7 @@ def _int_list(value: Any) -> tuple[int, ...] | None:
     return tuple(value)
 
 
-def parse_game(raw: Any) -> Game | Unreadable:
+def parse_game(raw: Any) -> RatedGame | Unreadable:
     """One game record; anything unexpected becomes ``Unreadable`` with the reason."""
     if not isinstance(raw, Mapping):
         return Unreadable("a game must be a JSON object")
@@ -63,7 +63,7 @@ def parse_game(raw: Any) -> Game | Unreadable:
         if any(team is None for team in parsed):
             return Unreadable("teams must be null or a list of seat-index lists")
         teams = tuple(team for team in parsed if team is not None)
-    return Game(tuple(seats), out, teams)
+    return RatedGame(tuple(seats), out, teams)
 
 
 def parse_document(document: Any) -> RatingRequest:
@@ -97,7 +97,7 @@ def parse_document(document: Any) -> RatingRequest:
     periods_raw = document.get("periods")
     if not isinstance(periods_raw, list):
         raise MalformedDocument("periods must be a list of lists of games")
-    periods: list[list[Game | Unreadable]] = []
+    periods: list[list[RatedGame | Unreadable]] = []
     for index, period in enumerate(periods_raw):
         if not isinstance(period, list):
             raise MalformedDocument(f"period {index} must be a list of games")

@@ -1,5 +1,5 @@
 """Reading rating periods from the tournament tables: games in moving order, as the
-rating core's plain `Game`s (player ids as strings)."""
+rating core's plain `RatedGame`s (player ids as strings)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games import rulesets
 from games.rulesets import dense_ranks
 from ratings.models import RatingPeriod
-from ratings.systems import Game
-from tournaments.models import Game as GameRecord
-from tournaments.models import Round, Seat, Tournament, moving_order
+from ratings.systems import RatedGame
+from tournaments.models import Game, Round, Seat, Tournament, moving_order
 from tournaments.models_team import TABLE_TEAMS
 
 #: Periods read per pair of queries: bounds the size of the ``IN`` lists (SQLite limits
@@ -21,7 +21,7 @@ PERIODS_PER_QUERY = 400
 
 @dataclass(frozen=True)
 class PeriodGames:
-    games: list[Game]
+    games: list[RatedGame]
     records: list[int]  # the tournaments.Game id of each rating game, same order
 
 
@@ -77,9 +77,10 @@ def periods_games(periods: Sequence[RatingPeriod]) -> list[PeriodGames]:
                 owners[round_id].append(result[index])
         _read_games(owners)
     for period, source in zip(periods, result, strict=True):
-        if period.game != "pentagame":
+        # Pieces out (section 2) are the rating core's own scale; other results are not.
+        if not rulesets.get(period.game).result_is_pieces_out:
             source.games[:] = [
-                Game(seats=g.seats, out=rating_out(period.game, g.out)) for g in source.games
+                RatedGame(seats=g.seats, out=rating_out(period.game, g.out)) for g in source.games
             ]
     return result
 
@@ -116,8 +117,8 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
     # Each table's players as strings, by position, built once for all its games.
     names: dict[int, dict[int, str]] = {}
     records = (
-        GameRecord.objects.filter(table__round_id__in=round_ids)
-        .exclude(status__in=GameRecord.WITHOUT_RESULT)
+        Game.objects.filter(table__round_id__in=round_ids)
+        .exclude(status__in=Game.WITHOUT_RESULT)
         .filter(confirmed=True)
         .order_by("table__round__number", "table__number", "number")
         .values_list(
@@ -133,7 +134,7 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
             "out_4",
         )
     )
-    unfinished = GameRecord.Status.UNFINISHED
+    unfinished = Game.Status.UNFINISHED
     rows = records.iterator(chunk_size=20_000)
     for game_id, round_id, table_id, status, first, direction, *outs in rows:
         if status == unfinished and not any(outs):
@@ -145,7 +146,7 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
         if table is None:
             table = names[table_id] = {p: str(pid) for p, pid in seats[table_id].items()}
         order = moving_order(first, direction, len(table))
-        game = Game(
+        game = RatedGame(
             seats=tuple(table[p] for p in order),
             out=tuple(int(outs[p - 1] or 0) for p in order),
             teams=TABLE_TEAMS if round_id in team_rounds and len(table) == 4 else None,

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from .systems.base import Game, GameChange, RatingSystem, State
+from .systems.base import GameChange, RatedGame, RatingSystem, State
 
 S = TypeVar("S", bound=State)
 
@@ -21,7 +21,7 @@ logger = logging.getLogger("ratings")
 
 @dataclass(frozen=True, slots=True)
 class Unreadable:
-    """A game record that could not even be read into a ``Game``."""
+    """A game record that could not even be read into a ``RatedGame``."""
 
     reason: str
 
@@ -51,16 +51,16 @@ class RatedPeriod(Generic[S]):
 def rate_one_period(
     system: RatingSystem[S],
     states: Mapping[str, S],
-    games: Sequence[Game | Unreadable],
+    games: Sequence[RatedGame | Unreadable],
     index: int = 0,
 ) -> RatedPeriod[S]:
     """Rate one period from ``states`` (players missing there start from defaults)."""
-    valid: list[Game] = []
+    valid: list[RatedGame] = []
     positions: list[int] = []
     skipped: list[Skipped] = []
     for position, game in enumerate(games):
         reason = game.reason if isinstance(game, Unreadable) else system.check_game(game)
-        if reason is None and isinstance(game, Game):
+        if reason is None and isinstance(game, RatedGame):
             valid.append(game)
             positions.append(position)
         else:
@@ -83,7 +83,7 @@ def rate_one_period(
 def iter_replay(
     system: RatingSystem[S],
     priors: Mapping[str, S],
-    periods: Iterable[Sequence[Game | Unreadable]],
+    periods: Iterable[Sequence[RatedGame | Unreadable]],
     first_index: int = 0,
 ) -> Iterator[RatedPeriod[S]]:
     """Rate ``periods`` in order, starting from ``priors``; yields each period's outcome
@@ -98,7 +98,7 @@ def iter_replay(
 def replay(
     system: RatingSystem[S],
     priors: Mapping[str, S],
-    periods: Iterable[Sequence[Game | Unreadable]],
+    periods: Iterable[Sequence[RatedGame | Unreadable]],
     first_index: int = 0,
 ) -> list[RatedPeriod[S]]:
     """All of ``iter_replay`` as a list."""

@@ -18,7 +18,7 @@ from typing import Any
 
 from .replay import Unreadable, rate_one_period
 from .systems import seat
-from .systems.base import Game, RatingSystem
+from .systems.base import RatedGame, RatingSystem
 from .systems.decompose import pair_share, side_out
 
 _GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
@@ -41,7 +41,7 @@ def cross_entropy(share: float, predicted: float) -> float:
 def seat_log_loss(
     system: RatingSystem[Any],
     priors: Mapping[str, Any],
-    periods: Sequence[Sequence[Game | Unreadable]],
+    periods: Sequence[Sequence[RatedGame | Unreadable]],
     target: int = 3,
 ) -> tuple[float, int]:
     """Mean prequential cross-entropy over the encounters of 3+-player games."""
@@ -50,7 +50,7 @@ def seat_log_loss(
     count = 0
     for index, games in enumerate(periods):
         for game in games:
-            if not isinstance(game, Game) or not seat.applies(game) or system.check_game(game):
+            if not isinstance(game, RatedGame) or not seat.applies(game) or system.check_game(game):
                 continue
             outs = side_out(game)
             for a in range(len(outs)):
@@ -65,7 +65,7 @@ def seat_log_loss(
 def estimate_seat_strength(
     make_system: Callable[[float], RatingSystem[Any]],
     priors: Mapping[str, Any],
-    periods: Sequence[Sequence[Game | Unreadable]],
+    periods: Sequence[Sequence[RatedGame | Unreadable]],
     low: float = -0.5,
     high: float = 0.5,
     tolerance: float = 0.01,

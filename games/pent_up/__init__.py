@@ -9,7 +9,7 @@ from .errors import IllegalMove, NotationError, PentUpError
 from .notation import Move, format_move, parse_move
 from .replay import RecordError, ReplayError, ReplayResult, replay
 from .result import Result, result
-from .rules import Game, State, Tile, apply_move, initial_state, legal_moves
+from .rules import Position, State, Tile, apply_move, initial_state, legal_moves
 
 RULESET = Ruleset(
     name="pent_up",
@@ -25,7 +25,7 @@ RULESET = Ruleset(
 
 __all__ = [
     "RULESET",
-    "Game",
+    "Position",
     "IllegalMove",
     "Move",
     "NotationError",

@@ -51,7 +51,7 @@ def check_setup(players: int, variant: str) -> None:
         raise IllegalMove(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
 
 
-class Game:
+class Position:
     """A mutable position for fast replay and move generation."""
 
     def __init__(self, players: int, variant: str = "standard") -> None:
@@ -65,11 +65,11 @@ class Game:
         self.ply = 0
 
     @classmethod
-    def start(cls, players: int, variant: str = "standard") -> Game:
+    def start(cls, players: int, variant: str = "standard") -> Position:
         return cls(players, variant)
 
     @classmethod
-    def from_state(cls, state: State) -> Game:
+    def from_state(cls, state: State) -> Position:
         game = cls(state.players, state.variant)
         for tile in state.tiles:
             game._place(tile)
@@ -226,15 +226,15 @@ class Game:
 
 
 def initial_state(players: int, variant: str = "standard") -> State:
-    return Game.start(players, variant).state()
+    return Position.start(players, variant).state()
 
 
 def apply_move(state: State, move: Move) -> State:
     """The position after `move`; raises IllegalMove."""
-    game = Game.from_state(state)
+    game = Position.from_state(state)
     game.apply(move)
     return game.state()
 
 
 def legal_moves(state: State) -> list[Move]:
-    return Game.from_state(state).legal_moves()
+    return Position.from_state(state).legal_moves()

@@ -11,7 +11,7 @@ from .errors import IllegalMove, NotationError, PentaCosmosError
 from .notation import PASS, Move, format_move, parse_move
 from .replay import RecordError, ReplayError, ReplayResult, replay
 from .result import Result, gem_points, result
-from .rules import Game, State, apply_move, initial_state, legal_moves
+from .rules import Position, State, apply_move, initial_state, legal_moves
 
 RULESET = Ruleset(
     name="pentacosmos",
@@ -32,7 +32,7 @@ __all__ = [
     "TOTAL_POINTS",
     "WIN_POINTS",
     "Board",
-    "Game",
+    "Position",
     "Gem",
     "IllegalMove",
     "Move",

@@ -10,11 +10,11 @@ from games.engine_common import cli
 from .errors import PentaCosmosError
 from .notation import format_move
 from .replay import ReplayResult, replay
-from .rules import Game
+from .rules import Position
 
 
 def _moves(res: ReplayResult) -> list[str]:
-    return [format_move(m) for m in Game.from_state(res.state).legal_moves()]
+    return [format_move(m) for m in Position.from_state(res.state).legal_moves()]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,10 +6,10 @@ import random
 
 from .board import ADJ, GEMS, GEMS_AT, SPACES
 from .notation import PASS, Move, format_move
-from .rules import Game
+from .rules import Position
 
 
-def random_path(game: Game, rng: random.Random, tries: int = 20) -> tuple[int, ...] | None:
+def random_path(game: Position, rng: random.Random, tries: int = 20) -> tuple[int, ...] | None:
     """A random self-avoiding walk from one of the mover's tokens through tokens to a
     free space, or None when none was found in `tries` attempts."""
     board = game.board
@@ -28,7 +28,7 @@ def random_path(game: Game, rng: random.Random, tries: int = 20) -> tuple[int, .
     return None
 
 
-def random_move(game: Game, rng: random.Random) -> Move:
+def random_move(game: Position, rng: random.Random) -> Move:
     if game.phase == 1:
         return Move("place", (rng.choice([s for s in range(1, SPACES + 1) if not game.board[s]]),))
     if game.awaiting_coin:
@@ -40,7 +40,7 @@ def random_move(game: Game, rng: random.Random) -> Move:
     return rng.choice(moves) if moves else PASS
 
 
-def _gain(game: Game, path: tuple[int, ...]) -> int:
+def _gain(game: Position, path: tuple[int, ...]) -> int:
     """Points the mover's side would capture with a phase-II path (board restored)."""
     board = game.board
     before = [board[s] for s in path]
@@ -58,7 +58,7 @@ def _gain(game: Game, path: tuple[int, ...]) -> int:
     return gain
 
 
-def greedy_move(game: Game, rng: random.Random) -> Move:
+def greedy_move(game: Position, rng: random.Random) -> Move:
     """A legal move that goes for gems: in phase I a free space around a gem that no
     other side blocks, in phase II a capturing move when one of at most 2 tokens exists."""
     if game.phase == 1:
@@ -100,7 +100,7 @@ def random_game(
     """The moves of one random legal game (stops after max_plies if still running);
     `greedy` players go for gems, so their games usually end."""
     rng = random.Random(seed)
-    game = Game.start(players, variant, tokens)
+    game = Position.start(players, variant, tokens)
     moves: list[str] = []
     while not game.finished and len(moves) < max_plies:
         move = greedy_move(game, rng) if greedy else random_move(game, rng)

@@ -12,7 +12,7 @@ from games.engine_common.replay import ReplayError as ReplayError
 from .errors import IllegalMove, PentaCosmosError
 from .notation import parse_move
 from .result import result
-from .rules import Game, State
+from .rules import Position, State
 
 
 class RecordError(PentaCosmosError):
@@ -48,8 +48,8 @@ def check_record(record: object) -> tuple[int, str, int, list[str]]:
     return players, reader.variant(), tokens, reader.moves()
 
 
-def start_game(players: int, variant: str, tokens: int) -> Game:
-    return started(lambda: Game.start(players, variant, tokens), IllegalMove, RecordError)
+def start_game(players: int, variant: str, tokens: int) -> Position:
+    return started(lambda: Position.start(players, variant, tokens), IllegalMove, RecordError)
 
 
 def replay(record: Mapping[str, Any]) -> ReplayResult:

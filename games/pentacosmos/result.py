@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import GEMS, TOTAL_POINTS
-from .rules import Game, State
+from .rules import Position, State
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,7 @@ class Result:
 
 
 def result(state: State) -> Result:
-    out = tuple(Game.from_state(state).points())
+    out = tuple(Position.from_state(state).points())
     gems = tuple(
         tuple(g.name for g, s in zip(GEMS, state.gems, strict=True) if s == seat)
         for seat in range(1, state.players + 1)

@@ -61,7 +61,7 @@ def parse_variant(players: int, variant: str, tokens: int) -> tuple[bool, bool]:
     return teams, "coin" in parts
 
 
-class Game:
+class Position:
     """A mutable position for fast replay and move generation."""
 
     def __init__(self, players: int, variant: str = "standard", tokens: int = 30) -> None:
@@ -78,11 +78,11 @@ class Game:
         self.finished = False
 
     @classmethod
-    def start(cls, players: int, variant: str = "standard", tokens: int = 30) -> Game:
+    def start(cls, players: int, variant: str = "standard", tokens: int = 30) -> Position:
         return cls(players, variant, tokens)
 
     @classmethod
-    def from_state(cls, state: State) -> Game:
+    def from_state(cls, state: State) -> Position:
         game = cls(state.players, state.variant, state.tokens)
         game.board = list(state.board)
         game.placed = list(state.placed)
@@ -300,15 +300,15 @@ class Game:
 
 
 def initial_state(players: int, variant: str = "standard", tokens: int = 30) -> State:
-    return Game.start(players, variant, tokens).state()
+    return Position.start(players, variant, tokens).state()
 
 
 def apply_move(state: State, move: Move) -> State:
     """The position after `move`; raises IllegalMove."""
-    game = Game.from_state(state)
+    game = Position.from_state(state)
     game.apply(move)
     return game.state()
 
 
 def legal_moves(state: State, max_tokens: int = 3) -> list[Move]:
-    return Game.from_state(state).legal_moves(max_tokens)
+    return Position.from_state(state).legal_moves(max_tokens)

@@ -11,10 +11,10 @@ from .movegen import legal_moves
 from .notation import Move, format_move, format_stop, parse_move, parse_stop
 from .replay import RecordError, ReplayError, ReplayResult, replay
 from .result import Result, result
-from .rules import Game, State, apply_move, initial_state
+from .rules import Position, State, apply_move, initial_state
 
 __all__ = [
-    "Game",
+    "Position",
     "IllegalMove",
     "Move",
     "NotationError",

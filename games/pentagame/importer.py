@@ -22,7 +22,7 @@ from .board import NODE_NAMES
 from .errors import IllegalMove, PentagameError
 from .movegen import code_to_move
 from .notation import Move, format_move, parse_stop
-from .rules import Game
+from .rules import Position
 
 _MAIN = {
     "MovePlayer",
@@ -81,7 +81,7 @@ def _node(letter: str) -> str:
     return NODE_NAMES[i]
 
 
-def _piece(game: Game, pid: object) -> int:
+def _piece(game: Position, pid: object) -> int:
     m = _PIECE_RE.fullmatch(pid) if isinstance(pid, str) else None
     if m is None:
         raise ImportFormatError(f"`{pid}` is not a player piece id")
@@ -132,7 +132,7 @@ def import_events(events: list[dict[str, Any]] | str) -> ImportedGame:
     if not players:
         raise ImportFormatError("the list has no InitGame event naming the players")
     try:
-        game = Game.start(players, variant)
+        game = Position.start(players, variant)
     except IllegalMove as exc:
         raise ImportFormatError(exc.reason) from None
     moves: list[str] = []
@@ -153,7 +153,7 @@ def import_events(events: list[dict[str, Any]] | str) -> ImportedGame:
     return ImportedGame(record, names, pending, winners)
 
 
-def _convert(game: Game, group: list[dict[str, Any]]) -> Move:
+def _convert(game: Position, group: list[dict[str, Any]]) -> Move:
     main = group[0]
     kind = _kind(main)
     p = _piece(game, main.get("piece"))

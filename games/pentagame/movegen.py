@@ -13,12 +13,12 @@ from typing import Final
 from .board import BYTE_STOPS, bits
 from .notation import PASS, Move
 from .paths import NodeAreas
-from .rules import BLACK_BASE, Game, State
+from .rules import BLACK_BASE, Position, State
 
 FORCED: Final = 127
 
 
-def legal_codes(game: Game) -> list[int]:
+def legal_codes(game: Position) -> list[int]:
     """Every legal move of the seat to move as an int code (empty: only `pass`)."""
     if game.finished:
         return []
@@ -69,7 +69,7 @@ def legal_codes(game: Game) -> list[int]:
     return codes
 
 
-def _partners(game: Game, stop: int) -> list[int]:
+def _partners(game: Position, stop: int) -> list[int]:
     """One representative piece for each distinct choice of swap partner on a stop."""
     r = game.rules
     seen: set[tuple[int, int]] = set()
@@ -82,7 +82,7 @@ def _partners(game: Game, stop: int) -> list[int]:
     return out
 
 
-def code_to_move(game: Game, code: int) -> Move:
+def code_to_move(game: Position, code: int) -> Move:
     """The canonical Move (without `:` and `z` parts) of a code from legal_codes."""
     r = game.rules
     seat = game.seat
@@ -115,12 +115,12 @@ def code_to_move(game: Game, code: int) -> Move:
     return Move("s!", frm, to, piece, target, seat_no)
 
 
-def legal_moves(state: State | Game) -> list[Move]:
+def legal_moves(state: State | Position) -> list[Move]:
     """Every legal move of the seat to move, canonical, without `:` and `z` parts.
 
     `pass` is listed only when nothing else is legal; a finished game has no moves.
     """
-    game = state if isinstance(state, Game) else Game(state)
+    game = state if isinstance(state, Position) else Position(state)
     if game.finished:
         return []
     codes = legal_codes(game)

@@ -6,10 +6,10 @@ import random
 
 from .movegen import code_to_move, legal_codes
 from .notation import PASS, Move, format_move
-from .rules import OUT, Game
+from .rules import OUT, Position
 
 
-def complete(game: Game, move: Move, rng: random.Random) -> Move:
+def complete(game: Position, move: Move, rng: random.Random) -> Move:
     """Add the `:` and `z` parts a generated move needs, choosing stops at random."""
     if move.kind == "pass":
         return move
@@ -41,7 +41,7 @@ def random_game(
 ) -> list[str]:
     """The moves of one random legal game (stops after max_plies if still running)."""
     rng = random.Random(seed)
-    game = Game.start(players, variant)
+    game = Position.start(players, variant)
     moves: list[str] = []
     while not game.finished and len(moves) < max_plies:
         codes = legal_codes(game)

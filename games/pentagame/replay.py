@@ -11,7 +11,7 @@ from games.engine_common.replay import ReplayError as ReplayError
 from .errors import IllegalMove, PentagameError
 from .notation import Move, _parse_move
 from .result import result
-from .rules import Game, State
+from .rules import Position, State
 
 
 class RecordError(PentagameError):
@@ -45,8 +45,8 @@ def check_record(record: object) -> tuple[int, str, list[str]]:
     return reader.players(5), reader.variant(), reader.moves()
 
 
-def start_game(players: int, variant: str) -> Game:
-    return started(lambda: Game.start(players, variant), IllegalMove, RecordError)
+def start_game(players: int, variant: str) -> Position:
+    return started(lambda: Position.start(players, variant), IllegalMove, RecordError)
 
 
 def replay(record: dict[str, Any]) -> ReplayResult:

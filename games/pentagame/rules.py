@@ -1,6 +1,6 @@
 """Variants, the game state and applying a move.
 
-`State` is the public, immutable snapshot. `Game` is the mutable working copy used by
+`State` is the public, immutable snapshot. `Position` is the mutable working copy used by
 replay, move generation and the benchmark, so that a ply costs a few list writes instead
 of a new object graph.
 """
@@ -156,7 +156,7 @@ def initial_state(players: int, variant: str = "standard") -> State:
     )
 
 
-class Game:
+class Position:
     """Mutable working copy of a State."""
 
     __slots__ = (
@@ -200,7 +200,7 @@ class Game:
                 self.occ |= 1 << s
 
     @classmethod
-    def start(cls, players: int, variant: str = "standard") -> Game:
+    def start(cls, players: int, variant: str = "standard") -> Position:
         return cls(initial_state(players, variant))
 
     def state(self) -> State:
@@ -604,6 +604,6 @@ def apply_move(state: State, move: Move | str) -> State:
     from .notation import parse_move
 
     m = parse_move(move) if isinstance(move, str) else move
-    game = Game(state)
+    game = Position(state)
     game.apply(m)
     return game.state()

@@ -22,7 +22,7 @@ from games.pentacosmos.board import BOARD, GEMS
 from games.pentacosmos.cairo import corners as cell_corners
 from games.pentacosmos.errors import PentaCosmosError
 from games.pentacosmos.result import result
-from games.pentacosmos.rules import COLOURS, Game, State
+from games.pentacosmos.rules import COLOURS, Position, State
 
 from .shapes import Picture, Point, Seat, Shape, ink_on, num, outline_path, pts, text, viewbox
 
@@ -247,7 +247,7 @@ def picture(state: State, last: str | None = None) -> Picture:
         else:
             shapes.append(text(x, y + 0.06, str(s), 0.16, "#6b7390"))
     box, w, hh = viewbox(-0.3, -0.3, width + 0.3, h + 0.3)
-    game = Game.from_state(state)
+    game = Position.from_state(state)
     points = game.points()
     res = result(state)
     seats: list[Seat] = []

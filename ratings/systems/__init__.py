@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .base import Game, GameChange, PeriodResult, RatingSystem, State
+from .base import GameChange, PeriodResult, RatedGame, RatingSystem, State
 from .elo import Elo, EloParams, EloState
 from .glicko2 import Glicko2, Glicko2Params, Glicko2State
 from .jsonio import replace_from_json
@@ -36,7 +36,7 @@ __all__ = [
     "Elo",
     "EloParams",
     "EloState",
-    "Game",
+    "RatedGame",
     "GameChange",
     "Glicko2",
     "Glicko2Params",

@@ -14,7 +14,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 
 @dataclass(frozen=True, slots=True)
-class Game:
+class RatedGame:
     """One finished game. ``out`` is None when no result was entered; such a game and
     any other malformed one is refused by ``RatingSystem.check_game``, not here, so the
     caller can skip it with a reason instead of failing on construction."""
@@ -66,27 +66,29 @@ class RatingSystem(Protocol[S]):
         """The state of a player never rated before."""
         ...
 
-    def check_game(self, game: Game) -> str | None:
+    def check_game(self, game: RatedGame) -> str | None:
         """Why ``game`` cannot be rated, or None if it can."""
         ...
 
-    def rate_period(self, states: Mapping[str, S], games: Sequence[Game]) -> PeriodResult[S]:
+    def rate_period(self, states: Mapping[str, S], games: Sequence[RatedGame]) -> PeriodResult[S]:
         """Rate one period of valid games. Players missing from ``states`` start from
         ``default_state()``; the result holds every player of ``states`` and of
         ``games`` (players who did not play may change too, e.g. Glicko-2's RD)."""
         ...
 
-    def rate_checked(self, states: Mapping[str, S], games: Sequence[Game]) -> PeriodResult[S]:
+    def rate_checked(self, states: Mapping[str, S], games: Sequence[RatedGame]) -> PeriodResult[S]:
         """``rate_period`` for games that ``check_game`` has already accepted (the
         replay checks every game once, to skip bad ones with a reason)."""
         ...
 
-    def win_probabilities(self, states: Mapping[str, S], game: Game) -> list[float]:
+    def win_probabilities(self, states: Mapping[str, S], game: RatedGame) -> list[float]:
         """Chance of each side (seat, or team when ``game.teams`` is set) to finish
         first, from the states before the game; ``game.out`` is ignored."""
         ...
 
-    def pairwise_expectation(self, states: Mapping[str, S], game: Game, a: int, b: int) -> float:
+    def pairwise_expectation(
+        self, states: Mapping[str, S], game: RatedGame, a: int, b: int
+    ) -> float:
         """Expected share of side ``a`` in its encounter with side ``b`` (0..1)."""
         ...
 
@@ -100,7 +102,7 @@ class RatingSystem(Protocol[S]):
 
 
 def rate_checked_period(
-    system: RatingSystem[S], states: Mapping[str, S], games: Sequence[Game]
+    system: RatingSystem[S], states: Mapping[str, S], games: Sequence[RatedGame]
 ) -> PeriodResult[S]:
     """``rate_period`` for every system: refuse the period if any game is bad (with the
     reason), then rate it; nothing is rated when a game is refused."""

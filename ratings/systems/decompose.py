@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from games.pentagame.dropped import dropped_scores
 
-from .base import Game
+from .base import RatedGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,14 +33,14 @@ def _singles(count: int) -> tuple[tuple[int, ...], ...]:
     return tuple((seat,) for seat in range(count))
 
 
-def sides(game: Game) -> tuple[tuple[int, ...], ...]:
+def sides(game: RatedGame) -> tuple[tuple[int, ...], ...]:
     """Seat indexes of each side: one side per seat, or the teams as given."""
     if game.teams is None:
         return _singles(len(game.seats))
     return game.teams
 
 
-def game_problem(game: Game, target: int, team_target: int) -> str | None:
+def game_problem(game: RatedGame, target: int, team_target: int) -> str | None:
     """Why the game cannot be rated, or None. Never raises."""
     seats = game.seats
     if len(seats) < 2:
@@ -77,11 +77,11 @@ def game_problem(game: Game, target: int, team_target: int) -> str | None:
     return None
 
 
-def _target(game: Game, target: int, team_target: int) -> int:
+def _target(game: RatedGame, target: int, team_target: int) -> int:
     return target if game.teams is None else team_target
 
 
-def side_out(game: Game) -> list[int]:
+def side_out(game: RatedGame) -> list[int]:
     """Pieces out per side. Only for games that passed ``game_problem``."""
     if game.out is None:
         raise ValueError("a game without pieces out cannot be rated")
@@ -89,7 +89,7 @@ def side_out(game: Game) -> list[int]:
     return [sum(out[seat] for seat in side) for side in sides(game)]
 
 
-def side_scores(game: Game, target: int, team_target: int) -> list[float]:
+def side_scores(game: RatedGame, target: int, team_target: int) -> list[float]:
     """The book's dropped score per side (zero-sum over the game)."""
     if game.out is None:
         raise ValueError("a game without pieces out cannot be rated")
@@ -102,7 +102,7 @@ def _side_scores(
     out: tuple[int, ...], teams: tuple[tuple[int, ...], ...] | None, target: int
 ) -> tuple[float, ...]:
     per_seat = dropped_scores(list(out), target=target, teams=teams)
-    game = Game(tuple(str(seat) for seat in range(len(out))), out, teams)
+    game = RatedGame(tuple(str(seat) for seat in range(len(out))), out, teams)
     return tuple(per_seat[side[0]] for side in sides(game))
 
 
@@ -129,7 +129,7 @@ def result_only(share: float) -> float:
 
 
 def encounters(
-    game: Game, target: int, team_target: int, mapping: str = "dropped"
+    game: RatedGame, target: int, team_target: int, mapping: str = "dropped"
 ) -> list[Encounter]:
     """Every ordered pair of seats on different sides, seat by seat, opponent by
     opponent (a fixed order, so sums over them are reproducible).
@@ -154,7 +154,7 @@ def _encounters(
 ) -> tuple[Encounter, ...]:
     """``encounters`` depends only on the table's shape and result, of which a replay
     sees a few dozen: computed once for each (cached)."""
-    game = Game(tuple(str(seat) for seat in range(count)), out, teams)
+    game = RatedGame(tuple(str(seat) for seat in range(count)), out, teams)
     all_sides = sides(game)
     outs = side_out(game)
     goal = _target(game, target, team_target)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import seat
-from .base import Game, PeriodResult, rate_checked_period
+from .base import PeriodResult, RatedGame, rate_checked_period
 from .decompose import SCORE_MAPPINGS, encounters, game_problem, side_mean, sides
 from .history import chain_changes
 from .jsonio import replace_from_json, to_json
@@ -99,7 +99,7 @@ class Elo:
     def params_to_json(self) -> dict[str, Any]:
         return to_json(self.params)
 
-    def check_game(self, game: Game) -> str | None:
+    def check_game(self, game: RatedGame) -> str | None:
         return game_problem(game, self.params.target, self.params.team_target)
 
     def k_factor(self, state: EloState, encounters_in_period: float) -> int:
@@ -117,18 +117,18 @@ class Elo:
             k = max(1, math.floor(p.period_cap / encounters_in_period))
         return k
 
-    def _offsets(self, ratings: Sequence[float], game: Game) -> list[float]:
+    def _offsets(self, ratings: Sequence[float], game: RatedGame) -> list[float]:
         if not seat.applies(game):
             return [0.0] * len(ratings)
         return seat.seat_offsets(ratings, self.params.seat_strength)
 
     def rate_period(
-        self, states: Mapping[str, EloState], games: Sequence[Game]
+        self, states: Mapping[str, EloState], games: Sequence[RatedGame]
     ) -> PeriodResult[EloState]:
         return rate_checked_period(self, states, games)
 
     def rate_checked(
-        self, states: Mapping[str, EloState], games: Sequence[Game]
+        self, states: Mapping[str, EloState], games: Sequence[RatedGame]
     ) -> PeriodResult[EloState]:
         p = self.params
         default = self.default_state()
@@ -185,7 +185,9 @@ class Elo:
         start = {player: state.rating for player, state in before.items()}
         return PeriodResult(after, chain_changes(games, start, after, shares))
 
-    def _seat_expectation(self, states: Mapping[str, EloState], game: Game) -> list[list[float]]:
+    def _seat_expectation(
+        self, states: Mapping[str, EloState], game: RatedGame
+    ) -> list[list[float]]:
         ratings = [(states.get(player) or self.default_state()).rating for player in game.seats]
         offsets = self._offsets(ratings, game)
         size = len(ratings)
@@ -200,13 +202,13 @@ class Elo:
         ]
 
     def pairwise_expectation(
-        self, states: Mapping[str, EloState], game: Game, a: int, b: int
+        self, states: Mapping[str, EloState], game: RatedGame, a: int, b: int
     ) -> float:
         table = self._seat_expectation(states, game)
         all_sides = sides(game)
         return side_mean(table, all_sides[a], all_sides[b])
 
-    def win_probabilities(self, states: Mapping[str, EloState], game: Game) -> list[float]:
+    def win_probabilities(self, states: Mapping[str, EloState], game: RatedGame) -> list[float]:
         table = self._seat_expectation(states, game)
         all_sides = sides(game)
         return luce_first(len(all_sides), lambda a, b: side_mean(table, all_sides[a], all_sides[b]))

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import seat
-from .base import Game, PeriodResult, rate_checked_period
+from .base import PeriodResult, RatedGame, rate_checked_period
 from .decompose import SCORE_MAPPINGS, encounters, game_problem, side_mean, sides
 from .history import chain_changes
 from .jsonio import replace_from_json, to_json
@@ -213,13 +213,13 @@ class Glicko2:
 
     # --- rating ----------------------------------------------------------------------
 
-    def check_game(self, game: Game) -> str | None:
+    def check_game(self, game: RatedGame) -> str | None:
         return game_problem(game, self.params.target, self.params.team_target)
 
     def _scaled(self, state: Glicko2State) -> tuple[float, float]:
         return (state.rating - CENTER) / SCALE, state.rd / SCALE
 
-    def _offsets(self, mus: Sequence[float], game: Game) -> list[float]:
+    def _offsets(self, mus: Sequence[float], game: RatedGame) -> list[float]:
         if not seat.applies(game):
             return [0.0] * len(mus)
         return seat.seat_offsets(mus, self.params.seat_strength)
@@ -234,12 +234,12 @@ class Glicko2:
         return state if rd == state.rd else Glicko2State(state.rating, rd, state.volatility)
 
     def rate_period(
-        self, states: Mapping[str, Glicko2State], games: Sequence[Game]
+        self, states: Mapping[str, Glicko2State], games: Sequence[RatedGame]
     ) -> PeriodResult[Glicko2State]:
         return rate_checked_period(self, states, games)
 
     def rate_checked(
-        self, states: Mapping[str, Glicko2State], games: Sequence[Game]
+        self, states: Mapping[str, Glicko2State], games: Sequence[RatedGame]
     ) -> PeriodResult[Glicko2State]:
         p = self.params
         default = self.default_state()
@@ -289,7 +289,7 @@ class Glicko2:
     # --- predictions -----------------------------------------------------------------
 
     def _seat_expectation(
-        self, states: Mapping[str, Glicko2State], game: Game
+        self, states: Mapping[str, Glicko2State], game: RatedGame
     ) -> list[list[float]]:
         """Expected share of seat i against seat j, from the states before the game
         (Glickman's prediction with the combined deviation sqrt(phi_i^2 + phi_j^2))."""
@@ -308,13 +308,13 @@ class Glicko2:
         return table
 
     def pairwise_expectation(
-        self, states: Mapping[str, Glicko2State], game: Game, a: int, b: int
+        self, states: Mapping[str, Glicko2State], game: RatedGame, a: int, b: int
     ) -> float:
         table = self._seat_expectation(states, game)
         all_sides = sides(game)
         return side_mean(table, all_sides[a], all_sides[b])
 
-    def win_probabilities(self, states: Mapping[str, Glicko2State], game: Game) -> list[float]:
+    def win_probabilities(self, states: Mapping[str, Glicko2State], game: RatedGame) -> list[float]:
         table = self._seat_expectation(states, game)
         all_sides = sides(game)
         return luce_first(len(all_sides), lambda a, b: side_mean(table, all_sides[a], all_sides[b]))

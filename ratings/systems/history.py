@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .base import Game, GameChange, State
+from .base import GameChange, RatedGame, State
 
 
 def chain_changes(
-    games: Sequence[Game],
+    games: Sequence[RatedGame],
     before: Mapping[str, float],
     after: Mapping[str, State],
     shares: Mapping[str, Mapping[int, float]],

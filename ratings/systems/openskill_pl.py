@@ -33,7 +33,7 @@ from typing import Any
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from . import plackett_luce
-from .base import Game, GameChange, PeriodResult, rate_checked_period
+from .base import GameChange, PeriodResult, RatedGame, rate_checked_period
 from .decompose import game_problem, side_scores, sides
 from .jsonio import replace_from_json, to_json
 
@@ -148,11 +148,11 @@ class OpenSkillPL:
     def params_to_json(self) -> dict[str, Any]:
         return to_json(self.params)
 
-    def check_game(self, game: Game) -> str | None:
+    def check_game(self, game: RatedGame) -> str | None:
         return game_problem(game, self.params.target, self.params.team_target)
 
     def _teams(
-        self, states: Mapping[str, OpenSkillState], game: Game
+        self, states: Mapping[str, OpenSkillState], game: RatedGame
     ) -> list[list[PlackettLuceRating]]:
         """The package's rating objects, for its predictions."""
         default = self.default_state()
@@ -166,7 +166,7 @@ class OpenSkillPL:
         return teams
 
     def _rate_game(
-        self, states: Mapping[str, OpenSkillState], game: Game, default: OpenSkillState
+        self, states: Mapping[str, OpenSkillState], game: RatedGame, default: OpenSkillState
     ) -> dict[str, OpenSkillState]:
         p = self.params
         seats = game.seats
@@ -198,12 +198,12 @@ class OpenSkillPL:
         return _blended(seats, game_sides, ranked, drawn, weight)
 
     def rate_period(
-        self, states: Mapping[str, OpenSkillState], games: Sequence[Game]
+        self, states: Mapping[str, OpenSkillState], games: Sequence[RatedGame]
     ) -> PeriodResult[OpenSkillState]:
         return rate_checked_period(self, states, games)
 
     def rate_checked(
-        self, states: Mapping[str, OpenSkillState], games: Sequence[Game]
+        self, states: Mapping[str, OpenSkillState], games: Sequence[RatedGame]
     ) -> PeriodResult[OpenSkillState]:
         current = dict(states)
         changes = []
@@ -217,11 +217,13 @@ class OpenSkillPL:
             )
         return PeriodResult(current, tuple(changes))
 
-    def win_probabilities(self, states: Mapping[str, OpenSkillState], game: Game) -> list[float]:
+    def win_probabilities(
+        self, states: Mapping[str, OpenSkillState], game: RatedGame
+    ) -> list[float]:
         return [float(chance) for chance in self.model.predict_win(self._teams(states, game))]
 
     def pairwise_expectation(
-        self, states: Mapping[str, OpenSkillState], game: Game, a: int, b: int
+        self, states: Mapping[str, OpenSkillState], game: RatedGame, a: int, b: int
     ) -> float:
         teams = self._teams(states, game)
         return float(self.model.predict_win([teams[a], teams[b]])[0])

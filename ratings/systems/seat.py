@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .base import Game
+from .base import RatedGame
 
 
-def applies(game: Game) -> bool:
+def applies(game: RatedGame) -> bool:
     """Whether the seat term is defined for this game."""
     return game.teams is None and len(game.seats) >= 3
 

@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.pent_up import Game, format_move, parse_move, replay, result
+from games.pent_up import Position, format_move, parse_move, replay, result
 from games.pent_up.pieces import PIECES
 from games.pent_up.playout import random_game, random_move
 
@@ -15,7 +15,7 @@ VARIANTS = [(2, "standard"), (3, "standard"), (4, "standard"), (2, "misere"), (4
 games_st = st.tuples(st.sampled_from(VARIANTS), st.integers(0, 10**9))
 
 
-def check_invariants(game: Game) -> None:
+def check_invariants(game: Position) -> None:
     # Conservation: every seat's tiles are in its hand or on the table, once.
     for seat in range(1, game.players + 1):
         placed = [t.piece for t in game.tiles if t.seat == seat]
@@ -41,7 +41,7 @@ def check_invariants(game: Game) -> None:
 def test_random_games_keep_the_invariants_and_replay(case: tuple[tuple[int, str], int]) -> None:
     (players, variant), seed = case
     rng = random.Random(seed)
-    game = Game.start(players, variant)
+    game = Position.start(players, variant)
     moves: list[str] = []
     while not game.finished:
         if len(moves) % 8 == 3:
@@ -50,7 +50,7 @@ def test_random_games_keep_the_invariants_and_replay(case: tuple[tuple[int, str]
             assert legal
             for move in rng.sample(legal, min(8, len(legal))):
                 assert parse_move(format_move(move)) == move
-                trial = Game.from_state(game.state())
+                trial = Position.from_state(game.state())
                 assert trial.apply(move).level == move.level
             move = rng.choice(legal)
         else:
@@ -75,14 +75,14 @@ def test_random_games_keep_the_invariants_and_replay(case: tuple[tuple[int, str]
 def test_no_level_is_skipped_by_a_random_move(seed: int) -> None:
     """The level a random move lands on is the highest its tile can reach."""
     rng = random.Random(seed)
-    game = Game.start(2)
+    game = Position.start(2)
     for _ in range(rng.randrange(2, 20)):
         game.apply(random_move(game, rng))
     piece = rng.choice(sorted(game.hands[game.seat - 1]))
     level, spots = game.placements(piece)
     assert spots
     assert level == max(
-        (Game.from_state(game.state()).level_of(_cells(piece, s)) for s in spots),
+        (Position.from_state(game.state()).level_of(_cells(piece, s)) for s in spots),
         key=lambda v: v if isinstance(v, int) else 0,
     )
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from games.pent_up import (
-    Game,
     IllegalMove,
     Move,
     NotationError,
+    Position,
     State,
     Tile,
     format_move,
@@ -19,14 +19,14 @@ from games.pent_up import (
 from games.pent_up.pieces import ORIENTATIONS, SHAPES
 
 
-def play(players: int, *moves: str, variant: str = "standard") -> Game:
-    game = Game.start(players, variant)
+def play(players: int, *moves: str, variant: str = "standard") -> Position:
+    game = Position.start(players, variant)
     for text in moves:
         game.apply(parse_move(text))
     return game
 
 
-def reason(game: Game, text: str) -> str:
+def reason(game: Position, text: str) -> str:
     with pytest.raises(IllegalMove) as info:
         game.apply(parse_move(text))
     return info.value.reason

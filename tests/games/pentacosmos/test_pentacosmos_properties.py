@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.pentacosmos import GEMS, SPACES, Game, format_move, parse_move, replay, result
+from games.pentacosmos import GEMS, SPACES, Position, format_move, parse_move, replay, result
 from games.pentacosmos.playout import greedy_move, random_game, random_move
 
 VARIANTS = [
@@ -21,7 +21,7 @@ VARIANTS = [
 games_st = st.tuples(st.sampled_from(VARIANTS), st.integers(0, 10**9), st.booleans())
 
 
-def check_invariants(game: Game) -> None:
+def check_invariants(game: Position) -> None:
     # Conservation: every placed token is on the board, and no token is lost or made.
     for seat in range(1, game.players + 1):
         assert game.board.count(seat) == game.placed[seat - 1] <= game.tokens
@@ -44,7 +44,7 @@ def test_random_games_keep_the_invariants_and_replay(
 ) -> None:
     (players, variant, tokens), seed, greedy = case
     rng = random.Random(seed)
-    game = Game.start(players, variant, tokens)
+    game = Position.start(players, variant, tokens)
     moves: list[str] = []
     plies = players * tokens + 120
     while not game.finished and len(moves) < plies:
@@ -53,7 +53,7 @@ def test_random_games_keep_the_invariants_and_replay(
             assert legal
             for move in rng.sample(legal, min(10, len(legal))):
                 assert parse_move(format_move(move)) == move
-                Game.from_state(game.state()).apply(move)
+                Position.from_state(game.state()).apply(move)
             move = rng.choice(legal)
         else:
             move = greedy_move(game, rng) if greedy else random_move(game, rng)

@@ -10,10 +10,10 @@ import pytest
 from games.pentacosmos import (
     GEMS,
     SPACES,
-    Game,
     IllegalMove,
     Move,
     NotationError,
+    Position,
     State,
     format_move,
     gem_points,
@@ -41,7 +41,7 @@ def position(
     gems: dict[int, int] | None = None,
     seat: int = 1,
     moves_left: int = 1,
-) -> Game:
+) -> Position:
     """A phase-II position with the given tokens (space -> seat) and captured gems."""
     board = [0] * (SPACES + 1)
     for s, owner in tokens.items():
@@ -53,10 +53,10 @@ def position(
         players, variant, 30, tuple(board), (30,) * players, tuple(captured), seat, moves_left,
         30 * players, False,
     )  # fmt: skip
-    return Game.from_state(state)
+    return Position.from_state(state)
 
 
-def reason(game: Game, text: str) -> str:
+def reason(game: Position, text: str) -> str:
     with pytest.raises(IllegalMove) as info:
         game.apply(parse_move(text))
     return info.value.reason
@@ -95,7 +95,7 @@ def test_phase_one_places_tokens_and_captures_without_an_extra_turn() -> None:
     k = gem("crystal")
     ring = GEMS[k].ring
     spare = outside(k)
-    game = Game.start(2)
+    game = Position.start(2)
     for i, s in enumerate(ring):
         game.apply(Move("place", (s,)))
         if i == len(ring) - 1:
@@ -112,14 +112,14 @@ def test_phase_one_places_tokens_and_captures_without_an_extra_turn() -> None:
 def test_mixed_ring_captures_nothing() -> None:
     k = gem("crystal")
     ring = GEMS[k].ring
-    game = Game.start(2)
+    game = Position.start(2)
     for s in ring:
         game.apply(Move("place", (s,)))
     assert game.gems[k] == 0
 
 
 def test_phase_two_starts_when_all_tokens_are_placed() -> None:
-    game = Game.start(2)
+    game = Position.start(2)
     free = [s for s in range(1, SPACES + 1)]
     for s in free[:60]:
         assert game.phase == 1
@@ -269,8 +269,8 @@ def test_setups() -> None:
     for players, variant, tokens in [(3, "teams", 30), (5, "standard", 30), (2, "x", 30),
                                      (2, "standard", 25)]:  # fmt: skip
         with pytest.raises(IllegalMove):
-            Game.start(players, variant, tokens)
-    assert Game.start(4, "teams+coin", 25).tokens == 25
+            Position.start(players, variant, tokens)
+    assert Position.start(4, "teams+coin", 25).tokens == 25
 
 
 def test_gem_points_are_zero_sum_and_never_negative() -> None:

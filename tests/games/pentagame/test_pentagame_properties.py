@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.pentagame import Game, apply_move, format_move, legal_moves, parse_move, replay
+from games.pentagame import Position, apply_move, format_move, legal_moves, parse_move, replay
 from games.pentagame.board import ADJ
 from games.pentagame.movegen import code_to_move, legal_codes
 from games.pentagame.notation import PASS
@@ -26,7 +26,7 @@ VARIANTS = [
 games_st = st.tuples(st.sampled_from(VARIANTS), st.integers(0, 10**9))
 
 
-def check_invariants(game: Game) -> None:
+def check_invariants(game: Position) -> None:
     r = game.rules
     # Conservation: every piece is on the board or out, exactly as the out lists say.
     for seat in range(r.players):
@@ -48,7 +48,7 @@ def check_invariants(game: Game) -> None:
         if len(here) > 1:
             assert s in r.start and all(t < BLACK_BASE for t in here), (s, here)
     # The incremental bookkeeping matches a position rebuilt from scratch.
-    fresh = Game(game.state())
+    fresh = Position(game.state())
     assert fresh.cnt == game.cnt and fresh.occ == game.occ
     assert [c for c, n in zip(fresh.cell, fresh.cnt, strict=True) if n == 1] == [
         c for c, n in zip(game.cell, game.cnt, strict=True) if n == 1
@@ -77,7 +77,7 @@ def naive_targets(frm: int, occ: int) -> set[int]:
 def test_random_games_keep_the_invariants(case: tuple[tuple[int, str], int]) -> None:
     (players, variant), seed = case
     rng = random.Random(seed)
-    game = Game.start(players, variant)
+    game = Position.start(players, variant)
     state = game.state()
     moves: list[str] = []
     for _ in range(120):

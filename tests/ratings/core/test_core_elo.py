@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.systems import Elo, EloParams, EloState, Game
+from ratings.systems import Elo, EloParams, EloState, RatedGame
 from ratings.systems.elo import expected
 
 
@@ -39,13 +39,13 @@ def test_k_times_games_capped_at_700() -> None:
 def test_two_player_vectors() -> None:
     system = Elo()
     # Two newcomers, 6:0 and 4:2.
-    whitewash = system.rate_period({}, [Game(("a", "b"), (3, 0))]).states
+    whitewash = system.rate_period({}, [RatedGame(("a", "b"), (3, 0))]).states
     assert whitewash["a"].rating == 1520.0 and whitewash["b"].rating == 1480.0
-    narrow = system.rate_period({}, [Game(("a", "b"), (3, 2))]).states
+    narrow = system.rate_period({}, [RatedGame(("a", "b"), (3, 2))]).states
     assert narrow["a"].rating == pytest.approx(1500 + 40 * (2 / 3 - 1 / 2))
     # Established 2000 scores 5:1 against 2100.
     states = {"a": EloState(2000, games=50), "b": EloState(2100, games=50)}
-    after = system.rate_period(states, [Game(("a", "b"), (3, 1))]).states
+    after = system.rate_period(states, [RatedGame(("a", "b"), (3, 1))]).states
     e = 1 / (1 + 10 ** (100 / 400))
     assert after["a"].rating == pytest.approx(2000 + 20 * (5 / 6 - e))
     assert after["a"].rating - 2000 == pytest.approx(2100 - after["b"].rating)
@@ -53,7 +53,7 @@ def test_two_player_vectors() -> None:
 
 
 def test_period_uses_ratings_from_before_the_period() -> None:
-    games = [Game(("a", "b"), (3, 0)), Game(("a", "b"), (3, 0))]
+    games = [RatedGame(("a", "b"), (3, 0)), RatedGame(("a", "b"), (3, 0))]
     after = Elo().rate_period({}, games)
     assert after.states["a"].rating == 1540.0  # both games expected 0.5
     assert [c.after["a"] for c in after.games] == [1520.0, 1540.0]
@@ -61,21 +61,21 @@ def test_period_uses_ratings_from_before_the_period() -> None:
 
 def test_reaching_2400_sticks() -> None:
     states = {"a": EloState(2395, games=40), "b": EloState(2395, games=40)}
-    up = Elo().rate_period(states, [Game(("a", "b"), (3, 0))]).states
+    up = Elo().rate_period(states, [RatedGame(("a", "b"), (3, 0))]).states
     assert up["a"].reached_top and not up["b"].reached_top
-    down = Elo().rate_period(up, [Game(("a", "b"), (0, 3))]).states
+    down = Elo().rate_period(up, [RatedGame(("a", "b"), (0, 3))]).states
     assert down["a"].rating < 2400 and down["a"].reached_top
     assert Elo().k_factor(down["a"], 1) == 10
 
 
 def test_three_players_and_seat_term() -> None:
-    after = Elo().rate_period({}, [Game(("x", "y", "z"), (3, 1, 2))]).states
+    after = Elo().rate_period({}, [RatedGame(("x", "y", "z"), (3, 1, 2))]).states
     assert after["x"].rating == pytest.approx(1500 + 40 * (5 / 6 + 4 / 6 - 1))
     assert after["z"].rating == pytest.approx(1500.0)
     assert sum(s.rating for s in after.values()) == pytest.approx(4500.0)
     states = {"s": EloState(1900, 40), "l": EloState(1500, 40), "e": EloState(1500, 40)}
     seated = Elo(EloParams(seat_strength=0.2)).rate_period(
-        states, [Game(("s", "l", "e"), (2, 2, 2))]
+        states, [RatedGame(("s", "l", "e"), (2, 2, 2))]
     )
     assert seated.states["l"].rating > seated.states["e"].rating
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.systems import Game, Glicko2, Glicko2Params, Glicko2State
+from ratings.systems import Glicko2, Glicko2Params, Glicko2State, RatedGame
 from ratings.systems.glicko2 import SCALE, Outcome, update
 
 
@@ -72,7 +72,7 @@ def rate_one(
     games = []
     for number, (state, out) in enumerate(opponents):
         states[f"o{number}"] = state
-        games.append(Game(("me", f"o{number}"), out))
+        games.append(RatedGame(("me", f"o{number}"), out))
     return system.rate_period(states, games).states["me"]
 
 
@@ -168,18 +168,18 @@ def test_illinois_agrees_with_bisection(
 def test_players_who_do_not_play_only_grow_their_deviation() -> None:
     system = Glicko2()
     idle = Glicko2State(1600, 100, 0.06)
-    after = system.rate_period({"idle": idle}, [Game(("a", "b"), (3, 1))]).states["idle"]
+    after = system.rate_period({"idle": idle}, [RatedGame(("a", "b"), (3, 1))]).states["idle"]
     assert after.rating == 1600
     assert after.volatility == 0.06
     assert after.rd == pytest.approx(SCALE * math.sqrt((100 / SCALE) ** 2 + 0.06**2))
     capped = system.rate_period(
-        {"old": Glicko2State(1600, 349.9, 0.06)}, [Game(("a", "b"), (3, 1))]
+        {"old": Glicko2State(1600, 349.9, 0.06)}, [RatedGame(("a", "b"), (3, 1))]
     )
     assert capped.states["old"].rd == 350.0
 
 
 def test_new_players_start_from_the_defaults() -> None:
-    result = Glicko2().rate_period({}, [Game(("a", "b"), (3, 3))]).states
+    result = Glicko2().rate_period({}, [RatedGame(("a", "b"), (3, 3))]).states
     assert result["a"].rating == result["b"].rating == 1500.0
     assert result["a"].rd < 350.0
 
@@ -187,11 +187,16 @@ def test_new_players_start_from_the_defaults() -> None:
 def test_three_player_game_is_its_pairwise_encounters() -> None:
     # 3:1:2 pieces out: x beats y 5/6 and z 4/6; z beats y 4/6.
     states = {p: Glicko2State(1500, 200, 0.06) for p in "xyz"}
-    three = Glicko2().rate_period(states, [Game(("x", "y", "z"), (3, 1, 2))]).states
+    three = Glicko2().rate_period(states, [RatedGame(("x", "y", "z"), (3, 1, 2))]).states
     pairs = (
         Glicko2()
         .rate_period(
-            states, [Game(("x", "y"), (3, 1)), Game(("x", "z"), (3, 2)), Game(("z", "y"), (2, 1))]
+            states,
+            [
+                RatedGame(("x", "y"), (3, 1)),
+                RatedGame(("x", "z"), (3, 2)),
+                RatedGame(("z", "y"), (2, 1)),
+            ],
         )
         .states
     )
@@ -204,10 +209,10 @@ def test_team_game_counts_like_one_game_per_opposing_team() -> None:
     states = {p: Glicko2State(1500, 200, 0.06) for p in "abcd"}
     team = (
         Glicko2()
-        .rate_period(states, [Game(("a", "b", "c", "d"), (3, 0, 2, 0), ((0, 2), (1, 3)))])
+        .rate_period(states, [RatedGame(("a", "b", "c", "d"), (3, 0, 2, 0), ((0, 2), (1, 3)))])
         .states
     )
-    single = Glicko2().rate_period(states, [Game(("a", "b"), (3, 0))]).states
+    single = Glicko2().rate_period(states, [RatedGame(("a", "b"), (3, 0))]).states
     assert team["a"] == team["c"] == single["a"]
     assert team["b"] == team["d"] == single["b"]
 
@@ -218,7 +223,11 @@ def test_per_game_changes_add_up_to_the_period_change() -> None:
         "b": Glicko2State(1600, 80, 0.06),
         "c": Glicko2State(1450, 150, 0.06),
     }
-    games = [Game(("a", "b"), (3, 2)), Game(("b", "c", "a"), (3, 3, 1)), Game(("c", "a"), (0, 3))]
+    games = [
+        RatedGame(("a", "b"), (3, 2)),
+        RatedGame(("b", "c", "a"), (3, 3, 1)),
+        RatedGame(("c", "a"), (0, 3)),
+    ]
     result = Glicko2().rate_period(states, games)
     assert [change.index for change in result.games] == [0, 1, 2]
     assert result.games[0].before["a"] == 1500.0
@@ -235,13 +244,13 @@ def test_seat_term_rewards_scoring_after_a_strong_player() -> None:
         "late": Glicko2State(1500, 60, 0.06),
         "early": Glicko2State(1500, 60, 0.06),
     }
-    game = Game(("strong", "late", "early"), (2, 2, 2))
+    game = RatedGame(("strong", "late", "early"), (2, 2, 2))
     plain = Glicko2(Glicko2Params(seat_strength=0.0)).rate_period(states, [game]).states
     seated = Glicko2(Glicko2Params(seat_strength=0.2)).rate_period(states, [game]).states
     assert plain["late"].rating == pytest.approx(plain["early"].rating)
     assert seated["late"].rating > seated["early"].rating
     # The term does not touch two-player games.
-    duel = Game(("strong", "late"), (3, 2))
+    duel = RatedGame(("strong", "late"), (3, 2))
     assert (
         Glicko2(Glicko2Params(seat_strength=0.2)).rate_period(states, [duel]).states
         == Glicko2().rate_period(states, [duel]).states
@@ -255,12 +264,12 @@ def test_win_probabilities() -> None:
         "b": Glicko2State(1500, 50, 0.06),
         "c": Glicko2State(1500, 50, 0.06),
     }
-    duel = system.win_probabilities(states, Game(("a", "b"), None))
+    duel = system.win_probabilities(states, RatedGame(("a", "b"), None))
     phi = math.hypot(50, 50) / SCALE
     g = 1 / math.sqrt(1 + 3 * phi**2 / math.pi**2)
     assert duel[0] == pytest.approx(1 / (1 + math.exp(-g * 200 / SCALE)))
     assert sum(duel) == pytest.approx(1.0)
-    three = system.win_probabilities(states, Game(("a", "b", "c"), None))
+    three = system.win_probabilities(states, RatedGame(("a", "b", "c"), None))
     assert sum(three) == pytest.approx(1.0)
     assert three[0] > 0.5 and three[1] == pytest.approx(three[2])
 

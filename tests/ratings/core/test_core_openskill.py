@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from openskill.models import PlackettLuce
 
-from ratings.systems import Game, OpenSkillParams, OpenSkillPL, OpenSkillState
+from ratings.systems import OpenSkillParams, OpenSkillPL, OpenSkillState, RatedGame
 from ratings.systems.openskill_pl import blend_weight, competition_ranks
 
 FAV, DOG = OpenSkillState(27.0, 25 / 3), OpenSkillState(25.0, 25 / 3)
@@ -13,7 +13,7 @@ FAV, DOG = OpenSkillState(27.0, 25 / 3), OpenSkillState(25.0, 25 / 3)
 
 def gain(mapping: str, out: tuple[int, int]) -> float:
     system = OpenSkillPL(OpenSkillParams(margin_mapping=mapping))
-    after = system.rate_period({"a": FAV, "b": DOG}, [Game(("a", "b"), out)]).states
+    after = system.rate_period({"a": FAV, "b": DOG}, [RatedGame(("a", "b"), out)]).states
     return after["a"].mu - FAV.mu
 
 
@@ -48,27 +48,30 @@ def test_margin_mapping_uses_the_package_margin() -> None:
 
 def test_teams_and_multiplayer() -> None:
     system = OpenSkillPL()
-    team_game = Game(("a", "b", "c", "d"), (3, 0, 2, 0), ((0, 2), (1, 3)))
+    team_game = RatedGame(("a", "b", "c", "d"), (3, 0, 2, 0), ((0, 2), (1, 3)))
     after = system.rate_period({}, [team_game]).states
     assert after["a"].mu == after["c"].mu > 25.0 > after["b"].mu == after["d"].mu
-    three = system.rate_period({}, [Game(("x", "y", "z"), (3, 1, 2))]).states
+    three = system.rate_period({}, [RatedGame(("x", "y", "z"), (3, 1, 2))]).states
     assert three["x"].mu > three["z"].mu > three["y"].mu
 
 
 def test_win_probabilities() -> None:
     system = OpenSkillPL()
-    equal = system.win_probabilities({}, Game(("a", "b"), None))
+    equal = system.win_probabilities({}, RatedGame(("a", "b"), None))
     assert equal == pytest.approx([0.5, 0.5])
-    three = system.win_probabilities({}, Game(("a", "b", "c"), None))
+    three = system.win_probabilities({}, RatedGame(("a", "b", "c"), None))
     assert three == pytest.approx([1 / 3] * 3)
-    fav = system.win_probabilities({"a": FAV, "b": DOG}, Game(("a", "b"), None))
+    fav = system.win_probabilities({"a": FAV, "b": DOG}, RatedGame(("a", "b"), None))
     assert fav[0] > 0.5 and sum(fav) == pytest.approx(1.0)
-    assert system.pairwise_expectation({"a": FAV, "b": DOG}, Game(("a", "b"), None), 0, 1) == fav[0]
+    assert (
+        system.pairwise_expectation({"a": FAV, "b": DOG}, RatedGame(("a", "b"), None), 0, 1)
+        == fav[0]
+    )
 
 
 def test_games_in_a_period_are_rated_in_order() -> None:
     system = OpenSkillPL()
-    games = [Game(("a", "b"), (3, 0)), Game(("a", "c"), (3, 1))]
+    games = [RatedGame(("a", "b"), (3, 0)), RatedGame(("a", "c"), (3, 1))]
     result = system.rate_period({}, games)
     assert result.games[1].before["a"] == result.games[0].after["a"]
     assert result.states["a"].mu == result.games[1].after["a"]

@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 from ratings.systems import (
     Elo,
     EloState,
-    Game,
     Glicko2,
     Glicko2State,
     OpenSkillParams,
     OpenSkillPL,
     OpenSkillState,
+    RatedGame,
     RatingSystem,
 )
 
@@ -41,8 +41,8 @@ def test_swapping_seats_mirrors_a_two_player_game(
     case: tuple[RatingSystem[Any], Any, Any], out: tuple[int, int]
 ) -> None:
     system, a, b = case
-    one = system.rate_period({"a": a, "b": b}, [Game(("a", "b"), out)]).states
-    two = system.rate_period({"a": a, "b": b}, [Game(("b", "a"), (out[1], out[0]))]).states
+    one = system.rate_period({"a": a, "b": b}, [RatedGame(("a", "b"), out)]).states
+    two = system.rate_period({"a": a, "b": b}, [RatedGame(("b", "a"), (out[1], out[0]))]).states
     assert one["a"].rating == pytest.approx(two["a"].rating, abs=1e-9)
     assert one["b"].rating == pytest.approx(two["b"].rating, abs=1e-9)
 
@@ -54,7 +54,7 @@ def test_more_pieces_out_never_lowers_the_new_rating(
 ) -> None:
     system, a, b = case
     new = [
-        system.rate_period({"a": a, "b": b}, [Game(("a", "b"), (mine, loser_out))])
+        system.rate_period({"a": a, "b": b}, [RatedGame(("a", "b"), (mine, loser_out))])
         .states["a"]
         .rating
         for mine in range(4)
@@ -68,7 +68,7 @@ def test_whitewash_winner_never_loses_and_loser_never_gains(
     case: tuple[RatingSystem[Any], Any, Any],
 ) -> None:
     system, a, b = case
-    after = system.rate_period({"a": a, "b": b}, [Game(("a", "b"), (3, 0))]).states
+    after = system.rate_period({"a": a, "b": b}, [RatedGame(("a", "b"), (3, 0))]).states
     assert after["a"].rating >= a.rating
     assert after["b"].rating <= b.rating
 
@@ -79,7 +79,7 @@ def test_openskill_by_rank_winner_never_loses(
     a: OpenSkillState, b: OpenSkillState, out: tuple[int, int]
 ) -> None:
     system = OpenSkillPL(OpenSkillParams(margin_mapping="rank"))
-    after = system.rate_period({"a": a, "b": b}, [Game(("a", "b"), out)]).states
+    after = system.rate_period({"a": a, "b": b}, [RatedGame(("a", "b"), out)]).states
     if out[0] > out[1]:
         assert after["a"].mu >= a.mu and after["b"].mu <= b.mu
 
@@ -92,7 +92,7 @@ def test_elo_is_zero_sum_with_equal_k(
     states = {"a": EloState(ra, games), "b": EloState(rb, games)}
     if Elo().k_factor(states["a"], 1) != Elo().k_factor(states["b"], 1):
         return
-    after = Elo().rate_period(states, [Game(("a", "b"), out)]).states
+    after = Elo().rate_period(states, [RatedGame(("a", "b"), out)]).states
     assert after["a"].rating + after["b"].rating == pytest.approx(ra + rb, abs=1e-9)
 
 
@@ -102,7 +102,7 @@ def test_glicko2_is_zero_sum_between_equally_certain_players(
     ra: float, rb: float, rd: float, out: tuple[int, int]
 ) -> None:
     states = {"a": Glicko2State(ra, rd, 0.06), "b": Glicko2State(rb, rd, 0.06)}
-    after = Glicko2().rate_period(states, [Game(("a", "b"), out)]).states
+    after = Glicko2().rate_period(states, [RatedGame(("a", "b"), out)]).states
     assert after["a"].rating + after["b"].rating == pytest.approx(ra + rb, abs=1e-6)
 
 
@@ -116,10 +116,10 @@ def test_win_probabilities_are_a_distribution(
 ) -> None:
     system, a, b = case
     for seats in (("a", "b"), ("a", "b", "new")):
-        chances = system.win_probabilities({"a": a, "b": b}, Game(seats, None))
+        chances = system.win_probabilities({"a": a, "b": b}, RatedGame(seats, None))
         assert sum(chances) == pytest.approx(1.0)
         assert all(0.0 <= chance <= 1.0 for chance in chances)
     # Rating twice from the same input gives the same bits.
-    game = Game(("a", "b", "c"), outs)
+    game = RatedGame(("a", "b", "c"), outs)
     first = system.rate_period({"a": a, "b": b}, [game])
     assert first == system.rate_period({"b": b, "a": a}, [game])

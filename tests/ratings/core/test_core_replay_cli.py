@@ -14,7 +14,7 @@ import pytest
 
 from ratings.document import MalformedDocument, parse_document
 from ratings.replay import Unreadable, replay
-from ratings.systems import SYSTEM_NAMES, Game, Glicko2, make_system
+from ratings.systems import SYSTEM_NAMES, Glicko2, RatedGame, make_system
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -200,11 +200,11 @@ def test_recomputing_from_a_point_equals_the_full_replay(system: str) -> None:
 
 def test_game_changes_keep_positions_of_the_input() -> None:
     system = Glicko2()
-    games: list[Game | Unreadable] = [
+    games: list[RatedGame | Unreadable] = [
         Unreadable("broken"),
-        Game(("a", "b"), (3, 1)),
-        Game(("a", "a"), (1, 1)),
-        Game(("b", "c"), (2, 2)),
+        RatedGame(("a", "b"), (3, 1)),
+        RatedGame(("a", "a"), (1, 1)),
+        RatedGame(("b", "c"), (2, 2)),
     ]
     (period,) = replay(system, {}, [games])
     assert [change.index for change in period.games] == [1, 3]
