@@ -71,7 +71,15 @@ class CrossRow:
 
     @property
     def games(self) -> int:
-        return sum(c.games for c in self.cells.values())
+        """Games played, each once however many opponents shared its table: per round,
+        the games of her table (the standings count the same way). Summing the cells
+        would count a 3-player table's game twice, once per opponent."""
+        per_round: dict[int, int] = {}
+        for cell in self.cells.values():
+            for encounter in cell.encounters:
+                played = len(encounter.scores)
+                per_round[encounter.round] = max(per_round.get(encounter.round, 0), played)
+        return sum(per_round.values())
 
     def cell(self, opponent: str) -> Cell | None:
         return self.cells.get(opponent)

@@ -89,3 +89,19 @@ def test_a_team_crosstable_leaves_out_unknown_teams_and_tables_without_sides() -
     rows = team_crosstable(["A", "B"], tables, TEAM_OF, TEAM_SETTINGS)
     assert [sorted(r.cells) for r in rows] == [["B"], ["A"]]
     assert rows[0].games == 1
+
+
+def test_a_game_at_a_three_player_table_counts_once_in_games_as_in_the_standings() -> None:
+    # Two games at one 3-player table: each player played 2 games (the standings' count),
+    # not one per opponent (4, as the crosstable said).
+    rows = crosstable(["a", "b", "c"], [SharedTable(1, ("a", "b", "c"), ((3, 1, 2), (0, 3, 1)))])
+    assert [r.games for r in rows] == [2, 2, 2]
+    # Over two rounds at different tables: 2 + 1.
+    rows = crosstable(
+        ["a", "b", "c", "d"],
+        [
+            SharedTable(1, ("a", "b", "c"), ((3, 1, 2), (0, 3, 1))),
+            SharedTable(2, ("a", "d"), ((3, 1),)),
+        ],
+    )
+    assert rows[0].games == 3 and rows[3].games == 1
