@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "django_htmx",
     "tournaments",
     "games",
     "ratings",
@@ -65,6 +66,8 @@ MIDDLEWARE = [
     # by the language switcher (`set_language`), else from Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # request.htmx: a page's own htmx request (a fragment to answer) or a page load.
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -76,7 +79,8 @@ MIDDLEWARE = [
 
 # --- Content-Security-Policy (django-csp) ---------------------------------------------
 # Everything comes from our own origin: no inline script or style, no CDN; images may be
-# data: URIs (QR codes, the board's pictures).
+# data: URIs (QR codes, the board's pictures). htmx (vendored) is told in base.html's
+# htmx-config not to eval and not to inject its indicator style.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],

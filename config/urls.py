@@ -6,8 +6,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config.login import AdminLoginForm, LoginForm
 from ratings import views_players as rating_views_players
-from tournaments import views as tournament_views
-from tournaments import views_manage as tournament_views_manage
+from tournaments.views import public as tournament_views
+from tournaments.views import results as tournament_results
 
 admin.site.login_form = AdminLoginForm
 
@@ -21,7 +21,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("t/", include("tournaments.urls")),
     # A player's own link (their seat's token); the table-wide link of old is retired.
-    path("report/<str:token>/", tournament_views_manage.seat_report, name="seat-report"),
+    path("report/<str:token>/", tournament_results.seat_report, name="seat-report"),
     path("players/<int:player_id>/", rating_views_players.player_detail, name="player-detail"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("ratings/", include("ratings.urls")),

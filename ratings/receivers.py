@@ -39,15 +39,6 @@ def on_history_deleted(
         rating_forget_queue(tournament_id=tournament_id, by=by)
 
 
-def on_current_ratings_wanted(
-    *, player_ids: list[int], game: str, system: str, **_: Any
-) -> dict[int, int]:
-    from .models import PlayerRating
-
-    rows = PlayerRating.objects.filter(player_id__in=player_ids, game=game, system=system)
-    return {pid: round(rating) for pid, rating in rows.values_list("player_id", "rating")}
-
-
 def on_history_reopened(
     *, tournament_id: int | None = None, round_id: int | None = None, by: Actor, **_: Any
 ) -> None:
@@ -62,7 +53,4 @@ def connect() -> None:
         on_closed_result_changed, dispatch_uid="ratings.closed_result_changed"
     )
     signals.history_deleted.connect(on_history_deleted, dispatch_uid="ratings.history_deleted")
-    signals.current_ratings_wanted.connect(
-        on_current_ratings_wanted, dispatch_uid="ratings.current_ratings_wanted"
-    )
     signals.history_reopened.connect(on_history_reopened, dispatch_uid="ratings.history_reopened")

@@ -23,6 +23,13 @@ def is_provisional(rating: PlayerRating) -> bool:
     return rating.games < PROVISIONAL_GAMES
 
 
+def starting_ratings(*, player_ids: Sequence[int], game: str, system: str) -> dict[int, int]:
+    """The ratings' answer to tournaments/starting_ratings.py (registered in
+    ratings/apps.py): these players' current ratings in this game and system, rounded."""
+    rows = PlayerRating.objects.filter(player_id__in=player_ids, game=game, system=system)
+    return {pid: round(rating) for pid, rating in rows.values_list("player_id", "rating")}
+
+
 def leaderboard(
     *,
     system: str,
@@ -117,7 +124,7 @@ def win_chances(
     """Each seat's chance to finish first at each table (player ids in seat order), from
     one query for all tables: OpenSkill's Plackett-Luce probabilities by default, shown
     before the games are played."""
-    from ratings.systems import Game, make_system
+    from ratings.systems import RatedGame, make_system
 
     rater = make_system(system)
     wanted = {p for table in tables for p in table}
@@ -126,6 +133,6 @@ def win_chances(
         for row in PlayerRating.objects.filter(system=system, game=game, player_id__in=wanted)
     }
     return [
-        list(rater.win_probabilities(states, Game(seats=tuple(map(str, table)), out=None)))
+        list(rater.win_probabilities(states, RatedGame(seats=tuple(map(str, table)), out=None)))
         for table in tables
     ]

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from games import rulesets
 from ratings.models import SYSTEM_CHOICES
 from ratings.selectors import chart_points, is_provisional, player_history
 from tournaments.models import GAMES, Entry, Player, Tournament
@@ -64,7 +65,14 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
             records = [
                 NamedRecord(names.get(r.opponent, "?"), r) for r in head_to_head(player.pk, played)
             ]
-            by_game.append({"game": key, "title": titles[key], "records": records})
+            by_game.append(
+                {
+                    "game": key,
+                    "title": titles[key],
+                    "ruleset": rulesets.get(key),
+                    "records": records,
+                }
+            )
     results_by_game = [
         {"game": key, "title": title, "results": rows}
         for key, title in titles.items()

@@ -12,6 +12,8 @@ from games import rulesets
 
 from .models import Club, Entry, Tournament
 from .models_game import MAX_SEATS, out_fields
+from .services.result_path import ResultEntry
+from .standings import ALL_TIE_BREAKS
 
 
 class TournamentForm(forms.ModelForm):
@@ -98,8 +100,6 @@ class TournamentForm(forms.ModelForm):
         return Decimal(0) if value is None else Decimal(value)
 
     def clean_tiebreaks(self) -> list[str]:
-        from .standings import ALL_TIE_BREAKS
-
         text: str = self.cleaned_data.get("tiebreaks") or ""
         names = [n.strip().lower().replace(" ", "_") for n in text.split(",") if n.strip()]
         unknown = [n for n in names if n not in ALL_TIE_BREAKS]
@@ -239,6 +239,8 @@ class ResultForm(forms.Form):
             "or the online client's JSON event list."
         ),
     )
+    # The results screen's one field: pieces out in its notation (`31`, `3120`, `3 1 u`).
+    out = forms.CharField(required=False, max_length=80)
     version = forms.IntegerField(widget=forms.HiddenInput)
     position = forms.IntegerField(required=False, help_text=_("Reporting players: your seat."))
 
@@ -251,6 +253,21 @@ class ResultForm(forms.Form):
             self.fields[name.replace("out_", "colours_")] = forms.CharField(
                 required=False, max_length=9
             )
+
+    def entry(self, seats: int) -> ResultEntry:
+        """The valid form as the one result path's input, for a table of ``seats``."""
+        data = self.cleaned_data
+        positions = range(1, seats + 1)
+        return ResultEntry(
+            out=[data.get(f"out_{p}") for p in positions],
+            out_text=data.get("out") or "",
+            finished=bool(data.get("finished")),
+            colours_out={str(p): data.get(f"colours_{p}") or "" for p in positions},
+            moves_text=data.get("moves") or "",
+            turn_ended=bool(data.get("unfinished")),
+            # A page's form acts for its link's seat whatever seat it names (an old
+            # form's field): only an API client's named seat is checked.
+        )
 
 
 class ClubForm(forms.ModelForm):

@@ -1,11 +1,11 @@
-"""Pages that keep themselves current: `agon/live.js` polls the page it is on every few
-seconds with If-None-Match; the view answers 304 while nothing it shows has changed,
-else the page, whose marked regions the module swaps in (leaving alone any region the
-organiser is typing in).
+"""Pages that keep themselves current: `agon/live.js` has htmx poll the page it is on
+every few seconds with If-None-Match; the view answers 304 while nothing it shows has
+changed, else the page, whose marked regions (``data-live-region``) htmx swaps in out of
+band (the module leaves alone any region the organiser is typing in).
 
-Only the module's own requests (header ``X-Agon-Live``) are answered conditionally: a
-browser revalidating a page after a form's redirect must see the page with its new
-message, not a 304 for unchanged data."""
+Only the poller's own requests (htmx's, triggered by the element ``live-poll``) are
+answered conditionally: a browser revalidating a page after a form's redirect must see
+the page with its new message, not a 304 for unchanged data."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ from tournaments.selectors.standings import standings_token
 
 # How often the pages poll, in milliseconds.
 POLL_MS = 4000
+# The id of the element agon/live.js polls with (htmx sends it as HX-Trigger).
+POLLER = "live-poll"
 
 
 def live_etag(request: HttpRequest, *parts: Any) -> str:
@@ -49,7 +51,7 @@ def live_page(
 ) -> HttpResponse:
     """Render the page (which embeds `etag` for the poller), or 304 for a poll that has
     it already."""
-    polling = request.headers.get("X-Agon-Live") == "1"
+    polling = bool(request.htmx) and request.htmx.trigger == POLLER
     if polling and request.headers.get("If-None-Match") == etag:
         response: HttpResponse = HttpResponseNotModified()
     else:

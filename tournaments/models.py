@@ -230,7 +230,8 @@ class Tournament(models.Model):
         (a setting), or the game's own maximum."""
         if self.kind == self.Kind.TEAMS:
             return TEAM_SHEET_TARGET
-        return self.target if self.game == "pentagame" else self.ruleset.target
+        ruleset = self.ruleset
+        return self.target if ruleset.target_is_setting else ruleset.target
 
     @property
     def is_team_event(self) -> bool:

@@ -6,7 +6,9 @@ Tournaments never import the ratings: this module is the only way down-to-up new
 travels (docs/architecture.md).
 
 Every signal is sent with ``by`` (the acting Actor, tournaments/services/actor.py)
-besides the named arguments.
+besides the named arguments. Signals are news only, nobody reads their receivers'
+answers: the one question the tournaments ask the ratings (a new entry's rating) goes
+through the interface in tournaments/starting_ratings.py.
 """
 
 from __future__ import annotations
@@ -25,22 +27,6 @@ closed_result_changed = Signal()
 # Rated history is about to be deleted in this transaction: a whole tournament
 # (tournament_id) or its last round (round_id); the listener reads what it needs now.
 history_deleted = Signal()
-
-# A question, not news: the current ratings of players (player_ids) in one game of the
-# family and rating system; each receiver answers {player_id: rating}. Entering a
-# player without a typed rating, and seeding by rating, take the rating from here.
-current_ratings_wanted = Signal()
-
-
-def current_ratings(*, player_ids: list[int], game: str, system: str) -> dict[int, int]:
-    """The known ratings of these players (rounded), from whoever keeps ratings."""
-    found: dict[int, int] = {}
-    for _receiver, answer in current_ratings_wanted.send(
-        sender=None, player_ids=player_ids, game=game, system=system
-    ):
-        found.update(answer or {})
-    return found
-
 
 # A closed round (round_id) or a closed club evening (tournament_id) was reopened in this
 # transaction: its games are no longer final. The listener takes its rating back now

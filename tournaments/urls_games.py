@@ -1,7 +1,7 @@
 from django.urls import path
 
-from . import views_board as views
-from .views_family import family_view
+from .views import board as views
+from .views.family import family_view
 
 app_name = "games"
 

@@ -1,11 +1,14 @@
 """Board pictures of the family's games: an engine state turned into plain data.
 
-Each module here (`pantarei`, `pentamid_twist`, `pent_up`, `pentacosmos`) has
+Pentagame's module (`pentagame`) gives the board's geometry and a position with its
+legal moves for the recording board. Each other module (`pantarei`, `pentamid_twist`,
+`pent_up`, `pentacosmos`) has
 `picture(state, last=None) -> Picture`: a list of shapes with coordinates, colours and
 labels, drawn in order, and what the page shows beside the board. A game's Ruleset
 (games/rulesets.py) names its picture function. Nothing here knows
-about Django or SVG markup, so the drawing is tested without a browser; the viewer
-(tournaments/views_family.py, templates/games/family_board.html) only writes the shapes out.
+about Django or SVG markup, so the drawing is tested without a browser; the viewers
+(tournaments/views/family.py, templates/games/family_board.html; for Pentagame
+tournaments/views/board.py and games/static/games/board.js) only write the shapes out.
 
 Every piece, tile, scale or token of the position is exactly one shape with a `thing`
 key that names it; decoration (shadows, labels, board lines) has none.

@@ -125,9 +125,10 @@ def test_a_round_is_entered_with_keys_only_and_the_standings_follow_live(
     # No page was loaded again: the same document all along, and every save answered 200.
     assert browser.execute_script("return window.agonNoReload") == "still here"
     assert browser.execute_script('return performance.getEntriesByType("navigation").length') == 1
+    # The saves and polls are htmx's requests (XMLHttpRequest).
     statuses = browser.execute_script(
         "return performance.getEntriesByType('resource')"
-        ".filter(e => e.initiatorType === 'fetch' && e.name.includes('/results/'))"
+        ".filter(e => e.initiatorType === 'xmlhttprequest' && e.name.includes('/results/'))"
         ".map(e => e.responseStatus)"
     )
     assert statuses.count(400) == 1 and set(statuses) <= {200, 304, 400}

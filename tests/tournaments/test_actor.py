@@ -19,6 +19,7 @@ SERVICE_MODULES = [
     "tournaments.services.entries",
     "tournaments.services.evenings",
     "tournaments.services.pairing_edit",
+    "tournaments.services.result_path",
     "tournaments.services.results",
     "tournaments.services.rounds",
     "tournaments.services.tournaments",
@@ -28,11 +29,20 @@ SERVICE_MODULES = [
 # Public functions that write nothing on anyone's behalf: reads, checks, and the rating
 # worker's own steps (it runs jobs whose row already names who asked for them).
 NOT_WRITES = {
+    "tournaments.services.entries.name_problem",
+    "tournaments.services.entries.open_for_entries",
+    "tournaments.services.entries.pasted_line_problem",
+    "tournaments.services.entries.rating_problem",
     "tournaments.services.evenings.evening_tables",
     "tournaments.services.pairing_edit.round_edit_preview",
     "tournaments.services.pairing_edit.swap_check",
     "tournaments.services.pairing_edit.warning_text",
+    "tournaments.services.result_path.check_reporting_seat",
+    "tournaments.services.result_path.moves_from_text",
+    "tournaments.services.result_path.pieces_out",
+    "tournaments.services.results.require_open_for_reports",
     "tournaments.services.rounds.check_policy",
+    "tournaments.services.tournaments.check_game_settings",
     "tournaments.services.transfer.tournament_export_document",
     "ratings.services.rating_job_run",
     "ratings.services.rating_jobs_requeue",

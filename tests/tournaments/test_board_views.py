@@ -9,11 +9,11 @@ import pytest
 from django.urls import reverse
 
 from games.pentagame import parse_stop
+from games.pictures.pentagame import BOARD_R, CORNER_R, CROSSING_R, board_geometry, position_payload
 from tests.factories import UserFactory, tournament_with_players
 from tournaments.models import Game, Round
 from tournaments.services.results import Actor, game_record_moves
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.views_board import BOARD_R, CORNER_R, CROSSING_R, board_geometry, position_payload
 
 OPENING = ["Wxr:G2W", "Bxg:B1R"]
 # Results entered as a director's own script would: final at once.

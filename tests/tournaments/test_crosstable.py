@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from tests.factories import tournament_with_players
 from tournaments.models import Round, Seat, Tournament
+from tournaments.selectors.crosstable import tournament_crosstable
 from tournaments.services.results import Actor
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
@@ -130,3 +131,11 @@ def test_a_league_without_an_exact_design_states_its_deviation(client):
     deviation = response.context["crosstable"].deviation
     assert [count for *_, count in deviation] == [count for *_, count in again]
     assert f"meet {again[0][2]} times" in response.content.decode()
+
+
+def test_the_crosstable_and_the_standings_count_the_same_games_at_three_player_tables():
+    tournament = tournament_with_players(7)  # two 2-player tables and a 3-player table
+    play_rounds(tournament, 2)
+    lines = tournament_crosstable(tournament=tournament).lines
+    assert any(len(line.row.cells) >= 2 for line in lines)  # someone sat at a 3-player table
+    assert [line.row.games for line in lines] == [line.standing.games for line in lines]

@@ -131,15 +131,25 @@ def test_a_skip_with_a_bad_round_is_a_400_and_changes_nothing(client, tournament
     assert entry.skips.get().bye
 
 
-def test_check_in_by_one_tap_answers_json_and_by_a_form_redirects(client, tournament):
+def test_check_in_by_one_tap_answers_the_row_and_by_a_form_redirects(client, tournament):
     entry = tournament.entries.get(seed=1)
     page = client.get(url("check-in"))
-    assert page.status_code == 200 and "agon/check_in.js" in page.content.decode()
+    html = page.content.decode()
+    assert page.status_code == 200 and "agon/check_in.js" in html
+    assert f'hx-post="{url("entry-check-in", entry.pk)}"' in html
+    assert "0 of 4 checked in" in html
+    # A tap (htmx): the player's row as it now is, and the count swapped in beside it.
     response = client.post(
-        url("entry-check-in", entry.pk), {"present": "1"}, HTTP_ACCEPT="application/json"
+        url("entry-check-in", entry.pk), {"present": "1"}, HTTP_HX_REQUEST="true"
     )
     assert response.status_code == 200
-    assert response.json() == {"entry": entry.pk, "checked_in": True, "checked_in_count": 1}
+    answer = response.content.decode()
+    assert answer.startswith(f'<form method="post" action="{url("entry-check-in", entry.pk)}"')
+    assert 'aria-pressed="true"' in answer and 'name="present" value="0"' in answer
+    assert 'id="check-in-count"' in answer and 'hx-swap-oob="innerHTML"' in answer
+    assert "1 of 4 checked in" in answer
+    entry.refresh_from_db()
+    assert entry.checked_in
     response = client.post(
         url("entry-check-in", entry.pk), {"present": "0", "next": url("check-in")}
     )
@@ -158,7 +168,7 @@ def test_check_in_everyone(client, tournament):
     assert AuditEntry.objects.filter(action="check in everyone").exists()
 
 
-def test_checking_in_at_a_closed_evening_is_a_409_json(client):
+def test_checking_in_at_a_closed_evening_is_a_409_shown_on_the_row(client):
     evening = TournamentFactory(kind=Tournament.Kind.EVENING, slug="night", status="finished")
     evening.directors.add(*Tournament.objects.get(slug="cup").directors.all())
     entry = Entry.objects.create(
@@ -167,9 +177,13 @@ def test_checking_in_at_a_closed_evening_is_a_409_json(client):
     response = client.post(
         reverse("entry-check-in", args=["night", entry.pk]),
         {"present": "1"},
-        HTTP_ACCEPT="application/json",
+        HTTP_HX_REQUEST="true",
     )
-    assert response.status_code == 409 and "reopen" in response.json()["error"]["message"]
+    answer = response.content.decode()
+    assert response.status_code == 409 and 'role="alert"' in answer and "reopen" in answer
+    assert 'aria-pressed="false"' in answer
+    entry.refresh_from_db()
+    assert not entry.checked_in
     response = client.post(reverse("entry-add-late", args=["night"]), {"name": "Late"})
     assert response.status_code == 409
     assert evening.entries.count() == 1

@@ -24,15 +24,13 @@ from tournaments.services.rounds import round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
 
-# The pages' own JSON endpoints (scripts post to them and read JSON back).
+# The pages' own JSON endpoints (scripts post to them and read JSON back). The results
+# screen's rows, the check-in taps and the pairing editor's live check answer HTML
+# fragments to htmx instead (their refusals: the fragment showing the message).
 PAGE_JSON = {
     "games:position",
     "games:record",
     "games:record-token",
-    "round-result-save",
-    "round-result-accept",
-    "entry-check-in",
-    "round-edit-check",
 }
 
 
@@ -64,8 +62,9 @@ def seeded() -> dict[str, Any]:
     games = list(Game.objects.filter(table__round=round_).order_by("pk"))
     game = games[0]
     entry = cup.entries.order_by("seed").first()
-    # What the pages' JSON routes refuse: a withdrawn player checked in, a player's
-    # report accepted for a version that is not the game's, a player with no seat moved.
+    # What the pages' routes refuse: a withdrawn player checked in, a player's report
+    # accepted for a version that is not the game's, a player with no seat moved (each
+    # answered, never with a 500; JSON only from the routes in PAGE_JSON).
     withdrawn = entry_withdraw(entry=cup.entries.order_by("seed").last(), by=Actor.command())
     reporter = games[1].table.seats.get(position=1)
     game_record_out(game=games[1], out=[3, 1], by=Actor.player(reporter))

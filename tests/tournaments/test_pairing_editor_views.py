@@ -1,7 +1,10 @@
 """The pairing editor on the organiser's round page: plain form posts (no JavaScript),
-the live check's JSON, and hostile input that must be a 4xx changing nothing."""
+the live check's answer (the warnings box, an htmx fragment), and hostile input that
+must be a 4xx changing nothing."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from django.test import Client
@@ -10,7 +13,7 @@ from tests.factories import UserFactory, tournament_with_players
 from tournaments.models import AuditEntry, Seat, Tournament
 from tournaments.services.entries import entry_withdraw
 from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next
+from tournaments.services.rounds import round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()
@@ -83,14 +86,37 @@ def test_the_split_button_splits_a_table_of_three(cup, page):
     assert Seat.objects.filter(table__is_bye=True).count() == 1
 
 
+def created(html: str) -> str:
+    """The warnings box's "This change creates:" list, or "" while it is hidden."""
+    block = html.split("<div data-created", 1)[1].split("</div>", 1)[0]
+    return "" if block.startswith(" hidden") else block
+
+
+def check(page: Client, data: dict[str, str]):
+    return page.post(CHECK, data, HTTP_HX_REQUEST="true")
+
+
 def test_the_live_check_returns_the_warnings_the_change_creates(cup, page):
-    response = page.post(CHECK, {f"to_{pk(cup, 5)}": "bye"})
+    response = check(page, {f"to_{pk(cup, 5)}": "bye"})
     assert response.status_code == 200
-    assert any("a bye for P05" in w for w in response.json()["created"])
-    unchanged = page.post(CHECK, {f"to_{pk(cup, 5)}": "2"}).json()
-    assert unchanged["created"] == []
-    refused = page.post(CHECK, {f"to_{pk(cup, 1)}": "2"})
-    assert refused.status_code == 400 and "table of 4" in refused.json()["error"]["message"]
+    html = response.content.decode()
+    assert html.startswith('<div id="editor-warnings" class="editor-warnings pending"')
+    assert "a bye for P05" in created(html)
+    # The page is told the reason is now required (htmx triggers the event).
+    assert json.loads(response["HX-Trigger"]) == {"agon:editor-check": {"reasonRequired": True}}
+    unchanged = check(page, {f"to_{pk(cup, 5)}": "2"})
+    assert created(unchanged.content.decode()) == ""
+    assert json.loads(unchanged["HX-Trigger"])["agon:editor-check"]["reasonRequired"] is False
+    # A typed place cleared to type another is no move yet.
+    assert created(check(page, {f"to_{pk(cup, 5)}": ""}).content.decode()) == ""
+    refused = check(page, {f"to_{pk(cup, 1)}": "2"})
+    assert refused.status_code == 400 and "table of 4" in refused.content.decode()
+
+
+def test_the_live_check_of_a_round_published_meanwhile_sends_the_page_back(cup, page):
+    round_publish(round=cup.rounds.get(number=1), by=BY)
+    response = check(page, {f"to_{pk(cup, 5)}": "bye"})
+    assert response["HX-Redirect"] == "/t/cup/manage/#editor"
 
 
 @pytest.mark.parametrize(
@@ -114,7 +140,7 @@ def test_hostile_editor_posts_are_4xx_and_change_nothing(cup, page, data, urls):
     data = {k.replace("{one}", str(pk(cup, 1))): v for k, v in data.items()}
     before = seats()
     for url in urls:
-        response = page.post(url, data)
+        response = page.post(url, data, HTTP_HX_REQUEST="true")
         assert 400 <= response.status_code < 500, (url, response.content[:300])
     assert seats() == before
 

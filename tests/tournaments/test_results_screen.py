@@ -1,8 +1,10 @@
 """The results screen: a round's games one row each, saved one game at a time in the
-background (JSON answers), and the pages that keep themselves current (304 until
-something they show changes)."""
+background (htmx posts, answered with the game's row as an HTML fragment), and the
+pages that keep themselves current (304 until something they show changes)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.db import connection
@@ -11,14 +13,14 @@ from django.urls import reverse
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
 from tournaments.models import Game, ResultSubmission, Round
+from tournaments.services.result_path import pieces_out
 from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.views_manage import pieces_out
 
 pytestmark = pytest.mark.django_db
 
-JSON = {"HTTP_ACCEPT": "application/json"}
-LIVE = {"HTTP_X_AGON_LIVE": "1"}
+HTMX = {"HTTP_HX_REQUEST": "true"}
+LIVE = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TRIGGER": "live-poll"}
 
 
 @pytest.fixture
@@ -50,7 +52,17 @@ def save(client, game: Game, out: str, version: int | None = None, **extra):
     round_ = game.table.round
     url = reverse("round-result-save", args=[round_.tournament.slug, round_.number, game.pk])
     data = {"out": out, "version": game.version if version is None else version, **extra}
-    return client.post(url, data, **JSON)
+    return client.post(url, data, **HTMX)
+
+
+def row_error(html: str) -> str:
+    """The message a row answered shows next to its field."""
+    return re.search(r'class="row-error" data-error[^>]*>([^<]*)', html)[1].strip()
+
+
+def invalid_fields(html: str) -> list[str]:
+    """The names of the row's fields marked invalid."""
+    return re.findall(r'<(?:input|textarea)[^>]*name="(\w+)"[^>]*aria-invalid="true"', html)
 
 
 def versions(round_: Round) -> dict[int, int]:
@@ -73,6 +85,9 @@ def test_the_screen_shows_every_game_as_a_row_with_the_rounds_progress(client, s
     assert html.count('class="pieces-out"') == len(games(round_))
     assert f"0 of {len(games(round_))} games in" in html
     assert "agon/results.js" in html and "agon/live.js" in html and 'name="agon-live"' in html
+    assert "vendor/htmx-2.0.11.min.js" in html and 'name="htmx-config"' in html
+    # htmx saves a game's field when it changes; the answer replaces the field's row.
+    assert html.count('hx-trigger="change"') == len(games(round_))
 
 
 def test_saving_one_game_answers_its_row_and_the_progress_and_leaves_the_others(client, screen):
@@ -80,16 +95,16 @@ def test_saving_one_game_answers_its_row_and_the_progress_and_leaves_the_others(
     before = versions(screen)
     response = save(client, first, "3 1")
     assert response.status_code == 200
-    body = response.json()
+    html = response.content.decode()
     first.refresh_from_db()
     assert first.out_list(2) == [3, 1] and first.status == "finished" and first.confirmed
-    assert body["saved"] is True and body["version"] == first.version
-    assert 'value="3 1"' in body["row"] and "3:1" in body["row"]
-    assert body["progress"] == {
-        "done": 1,
-        "total": len(others) + 1,
-        "text": f"1 of {len(others) + 1} games in",
-    }
+    assert html.strip().startswith(f'<tr id="game-{first.pk}"')
+    assert f'data-live-version="{first.version}"' in html and "data-invalid" not in html
+    assert 'value="3 1"' in html and "3:1" in html and row_error(html) == ""
+    # The round's progress, swapped in beside the row.
+    assert 'id="round-progress"' in html and 'hx-swap-oob="innerHTML"' in html
+    assert f"1 of {len(others) + 1} games in" in html
+    assert html.count("<tr") == 1
     after = versions(screen)
     assert all(after[g.pk] == before[g.pk] for g in others)
     assert ResultSubmission.objects.get(game=first).by_user.username == "org"
@@ -113,19 +128,18 @@ def test_a_refused_result_is_a_400_with_the_services_message_for_that_input(clie
     before = versions(screen)
     response = save(client, game, "3 9")
     assert response.status_code == 400
-    error = response.json()["error"]
-    assert error == {
-        "code": "invalid",
-        "field": "out",
-        "message": "seat 2: pieces out must be between 0 and 3, not 9",
-    }
+    html = response.content.decode()
+    assert row_error(html) == "seat 2: pieces out must be between 0 and 3, not 9"
+    assert invalid_fields(html) == ["out"] and "data-invalid" in html
+    # What was typed stays in the field, for the organiser to correct.
+    assert 'value="3 9"' in html
     assert versions(screen) == before
     unreadable = save(client, game, "3 x")
-    assert unreadable.status_code == 400 and "only numbers" in unreadable.json()["error"]["message"]
+    assert unreadable.status_code == 400
+    assert "only numbers" in row_error(unreadable.content.decode())
     too_few = save(client, game, "3")
-    assert (
-        too_few.status_code == 400 and "1 numbers for 2 seats" in too_few.json()["error"]["message"]
-    )
+    assert too_few.status_code == 400
+    assert "1 numbers for 2 seats" in row_error(too_few.content.decode())
     assert versions(screen) == before
 
 
@@ -133,7 +147,9 @@ def test_a_bad_colour_is_refused_next_to_its_field(client, screen):
     game = games(screen)[0]
     response = save(client, game, "3 1", colours_1="rx")
     assert response.status_code == 400
-    assert response.json()["error"]["field"] == "colours_1"
+    html = response.content.decode()
+    assert invalid_fields(html) == ["colours_1"] and 'value="rx"' in html
+    assert "<details open>" in html  # the field at fault is under "more"
     game.refresh_from_db()
     assert game.status == "pending"
 
@@ -146,11 +162,19 @@ def test_a_stale_version_is_a_409_on_that_game_only_and_keeps_the_other_result(
     game_record_out(game=first, out=[1, 3], by=Actor.director(organiser))
     response = save(client, first, "3 1", version=stale)
     assert response.status_code == 409
-    body = response.json()
-    assert body["error"]["field"] == "out" and "changed by someone else" in body["error"]["message"]
-    # The row it answers is the game as it now is, for the organiser to look at.
-    assert "1:3" in body["row"]
+    html = response.content.decode()
+    assert invalid_fields(html) == ["out"] and "changed by someone else" in row_error(html)
+    # The row shows what counts now (the other device's result) beside what was typed,
+    # keeps the version typed against (leaving the field again is refused again) and
+    # offers the current result: a GET of the same URL answers the row as it now is.
     first.refresh_from_db()
+    assert "1:3" in html and 'value="3 1"' in html
+    assert f'name="version" value="{stale}"' in html
+    url = reverse("round-result-save", args=[screen.tournament.slug, 1, first.pk])
+    assert f'class="show-current" hx-get="{url}"' in html
+    current = client.get(url, **HTMX)
+    assert current.status_code == 200 and "1:3" in current.content.decode()
+    assert f'name="version" value="{first.version}"' in current.content.decode()
     assert first.out_list(2) == [1, 3]
     assert save(client, second, "3 0").status_code == 200
 
@@ -161,7 +185,7 @@ def test_posting_a_games_result_again_changes_nothing(client, screen):
     game.refresh_from_db()
     before = versions(screen)
     again = save(client, game, "31")
-    assert again.status_code == 200 and again.json()["saved"] is False
+    assert again.status_code == 200
     assert versions(screen) == before
     assert ResultSubmission.objects.filter(game=game).count() == 1
 
@@ -175,12 +199,13 @@ def test_a_waiting_report_is_shown_and_accepted_on_the_screen(client, screen):
     accept = reverse("round-result-accept", args=[screen.tournament.slug, 1, report.pk])
     assert accept in page and "awaiting confirmation" in page
     game.refresh_from_db()
-    response = client.post(accept, {"version": game.version}, **JSON)
-    assert response.status_code == 200 and response.json()["progress"]["done"] == 1
+    response = client.post(accept, {"version": game.version}, **HTMX)
+    total = len(games(screen))
+    assert response.status_code == 200 and f"1 of {total} games in" in response.content.decode()
     game.refresh_from_db()
     assert game.confirmed and game.out_list(2) == [3, 2]
-    again = client.post(accept, {"version": game.version}, **JSON)
-    assert again.status_code == 409 and "no longer open" in again.json()["error"]["message"]
+    again = client.post(accept, {"version": game.version}, **HTMX)
+    assert again.status_code == 409 and "no longer open" in row_error(again.content.decode())
 
 
 def test_a_dispute_is_shown_with_both_reports_and_settled_by_accepting_one(client, screen):
@@ -194,7 +219,7 @@ def test_a_dispute_is_shown_with_both_reports_and_settled_by_accepting_one(clien
     for report in reports:
         assert reverse("round-result-accept", args=[screen.tournament.slug, 1, report.pk]) in page
     url = reverse("round-result-accept", args=[screen.tournament.slug, 1, reports[1].pk])
-    assert client.post(url, **JSON).status_code == 200
+    assert client.post(url, **HTMX).status_code == 200
     game.refresh_from_db()
     assert game.confirmed and game.out_list(2) == [1, 3]
 
@@ -208,6 +233,10 @@ def test_without_javascript_a_row_is_saved_and_the_screen_shown_again(client, sc
     total = len(games(screen))
     assert b"result saved" in response.content
     assert f"1 of {total} games in".encode() in response.content
+    # Not an htmx request (a page's form, or any other client): a redirect, never a row.
+    plain = client.post(url, {"out": "3 1", "version": game.version}, HTTP_ACCEPT="text/html")
+    assert plain.status_code == 302 and plain["Location"].endswith(f"#game-{game.pk}")
+    assert client.get(url).status_code == 302
 
 
 def test_only_the_tournaments_directors_may_save(client, organiser):
@@ -223,7 +252,7 @@ def test_a_game_of_another_round_is_a_404(client, screen, organiser):
     other = running(organiser)
     game = games(other)[0]
     url = reverse("round-result-save", args=[screen.tournament.slug, 1, game.pk])
-    assert client.post(url, {"out": "3 1", "version": game.version}, **JSON).status_code == 404
+    assert client.post(url, {"out": "3 1", "version": game.version}, **HTMX).status_code == 404
 
 
 def _screen_queries(client, round_: Round) -> int:

@@ -5,7 +5,10 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments.models import Club, Entry, Game, Player, Round, Team, Tournament
+from tournaments.documents import TournamentSerializer
+from tournaments.models import Club, Entry, Game, Player, Round, Team
+
+__all__ = ["TournamentSerializer"]  # defined with the document formats it shares
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -22,53 +25,6 @@ class PlayerSerializer(serializers.ModelSerializer):
     class Meta:
         model = Player
         fields = ["id", "name", "club"]
-
-
-class TournamentSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
-    slug = serializers.SlugField(read_only=True)
-    recompute = serializers.BooleanField(
-        write_only=True,
-        required=False,
-        default=False,
-        help_text="Confirms changing the game, table policy, target, games per turn or a "
-        "time factor once a round is paired: the standings and ratings are recomputed.",
-    )
-    uneven_turns = serializers.BooleanField(
-        write_only=True,
-        required=False,
-        default=False,
-        help_text="Accepts games per turn and time factors that make an even turn worth "
-        "more at one table size than at the other (refused otherwise, with the numbers).",
-    )
-
-    class Meta:
-        model = Tournament
-        fields = [
-            "id",
-            "slug",
-            "club",
-            "name",
-            "game",
-            "kind",
-            "status",
-            "published",
-            "date",
-            *Tournament.PLAY_SETTINGS,
-            "tiebreaks",
-            "recompute",
-            "uneven_turns",
-        ]
-        read_only_fields = ["status"]
-
-    def validate_tiebreaks(self, value: Any) -> list[str]:
-        from tournaments.standings import ALL_TIE_BREAKS
-
-        if not isinstance(value, list) or any(v not in ALL_TIE_BREAKS for v in value):
-            raise serializers.ValidationError(f"a list of tie-breaks out of {list(ALL_TIE_BREAKS)}")
-        if len(set(value)) != len(value):
-            raise serializers.ValidationError("each tie-break can be chosen once")
-        return value
 
 
 class EntrySerializer(serializers.ModelSerializer):
@@ -228,6 +184,11 @@ class GameResultSerializer(serializers.Serializer):
         'Pantarei\'s {"setup": ["W2", ...], "first": "white"}.',
     )
     events = serializers.JSONField(required=False)
+    turn_ended = serializers.BooleanField(
+        default=False,
+        help_text="With `moves`: the turn ended before the game did, an unfinished result "
+        "(section 21). Without it a record that stops before the end is a game in progress.",
+    )
     version = serializers.IntegerField(
         required=False, help_text="Refuse the write if the game changed since."
     )

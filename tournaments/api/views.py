@@ -9,7 +9,6 @@ from django.db import DataError
 from django.db.models import Count, QuerySet
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
-from django.utils.http import http_date
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import filters, generics, mixins, status, viewsets
@@ -22,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from tournaments.api.middleware import standings_headers
 from tournaments.models import Club, Entry, Game, Player, Round, Seat, Team, Tournament
 from tournaments.permissions import can_direct, can_organise, can_view
 from tournaments.selectors.rounds import round_tables
@@ -41,6 +41,7 @@ from tournaments.services import rounds as round_services
 from tournaments.services import teams as team_services
 from tournaments.services import tournaments as tournament_services
 from tournaments.services.errors import ServiceError
+from tournaments.services.result_path import ResultEntry, check_reporting_seat, game_result_record
 from tournaments.services.results import Actor
 
 from . import serializers as s
@@ -516,25 +517,17 @@ def record_result(game: Game, request: Request, by: Actor) -> Game:
     data = s.GameResultSerializer(data=request.data)
     data.is_valid(raise_exception=True)
     v = data.validated_data
-    if by.is_player:
-        _check_position(by, v.get("position"))
-    common = {"game": game, "version": v.get("version"), "by": by}
-    if "moves" in v:
-        return result_services.game_record_moves(moves=v["moves"], setup=v.get("setup"), **common)
-    if "events" in v:
-        return result_services.game_import_events(events=v["events"], **common)
-    return result_services.game_record_out(
-        out=v["out"], finished=v["finished"], colours_out=v.get("colours_out"), **common
+    entry = ResultEntry(
+        out=v.get("out"),
+        finished=v["finished"],
+        colours_out=v.get("colours_out"),
+        moves=v.get("moves"),
+        setup=v.get("setup"),
+        events=v.get("events"),
+        turn_ended=v["turn_ended"],
+        position=v.get("position"),
     )
-
-
-def _check_position(by: Actor, position: int | None) -> None:
-    """A player's link acts as that player only: a seat named in the body must be theirs
-    (v1 clients still send it; it may be left out)."""
-    if by.seat is not None and position is not None and position != by.seat.position:
-        raise ServiceError(
-            f"this link belongs to seat {by.seat.position}, not seat {position}", field="position"
-        )
+    return game_result_record(game=game, entry=entry, version=v.get("version"), by=by)
 
 
 class StandingsView(TournamentScoped, APIView):
@@ -566,13 +559,6 @@ def standings_response(tournament: Tournament, seen: str | None) -> HttpResponse
     return standings_headers(response, token, tournament.updated_at)
 
 
-def standings_headers(response: HttpResponse, token: str, updated_at: Any) -> HttpResponse:
-    response["ETag"] = standings_etag(token)
-    response["Last-Modified"] = http_date(updated_at.timestamp())
-    response["Cache-Control"] = "no-cache"
-    return response
-
-
 def _player(token: str, game_id: int) -> tuple[Actor, Game]:
     seat = get_object_or_404(
         Seat.objects.select_related("table__round"), report_token=token, table__is_bye=False
@@ -590,8 +576,6 @@ class ReportView(WriteThrottled, generics.GenericAPIView):
     @extend_schema(request=s.GameResultSerializer, responses={200: s.GameSerializer})
     def post(self, request: Request, token: str, game_id: int) -> Response:
         by, game = _player(token, game_id)
-        if game.table.round.status != Round.Status.PUBLISHED:
-            raise ServiceError("this round is not open for reports", field="round")
         return Response(s.GameSerializer(record_result(game, request, by)).data)
 
 
@@ -606,6 +590,6 @@ class ConfirmView(WriteThrottled, generics.GenericAPIView):
         by, game = _player(token, game_id)
         data = s.ConfirmSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        _check_position(by, data.validated_data.get("position"))
+        check_reporting_seat(by, data.validated_data.get("position"))
         confirmed = result_services.game_confirm(game=game, by=by)
         return Response(s.GameSerializer(confirmed).data)

@@ -10,7 +10,6 @@ from django.db.models import QuerySet
 
 from games import rulesets
 from tournaments.models import Game, Round, Seat, Tournament
-from tournaments.scoring import dropped_scores
 
 
 @dataclass(frozen=True)
@@ -52,12 +51,9 @@ def head_to_head(player: int, games: Iterable[SharedGame]) -> list[Record]:
         if player not in game.players:
             continue
         me = game.players.index(player)
-        if game.game == "pentagame":
-            scores = dropped_scores(list(game.out), game.target)
-        else:
-            # Another game's result is its own (points, a level, ...), not pieces out:
-            # its zero-sum points stand in for the dropped score (docs/scoring.md).
-            scores = rulesets.get(game.game).points(list(game.out))
+        # Pentagame's dropped score against the game's target (section 21); another
+        # game's zero-sum points stand in for it (docs/scoring.md).
+        scores = rulesets.get(game.game).points_at(list(game.out), game.target)
         for seat, opponent in enumerate(game.players):
             if seat == me or opponent == player:
                 continue

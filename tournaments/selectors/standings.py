@@ -32,7 +32,8 @@ def scoring_settings(tournament: Tournament) -> ScoringSettings:
     ruleset = tournament.ruleset
     return ScoringSettings(
         target=tournament.sheet_target,
-        points=None if ruleset.name == "pentagame" else ruleset.points,
+        # None: the core's own dropped score, against the tournament's target (section 21).
+        points=None if ruleset.points_are_dropped_scores else ruleset.points,
         games_per_turn=((2, tournament.games_per_turn_2), (3, tournament.games_per_turn_3)),
         factors=((2, float(tournament.factor_2)), (3, float(tournament.factor_3))),
         bye_score=None if tournament.bye_score is None else float(tournament.bye_score),
@@ -203,7 +204,7 @@ TIE_BREAK_LABELS = {
 }
 
 
-def _tie_breaks(tournament: Tournament) -> tuple[TieBreak, ...]:
+def tie_breaks_of(tournament: Tournament) -> tuple[TieBreak, ...]:
     chosen = [t for t in tournament.tiebreaks or [] if t in ALL_TIE_BREAKS]
     return tuple(dict.fromkeys(chosen)) if chosen else TIE_BREAKS
 
@@ -297,7 +298,7 @@ def _compute(tournament: Tournament) -> Standings:
         )
         for number, tables in sorted(rounds.items())
     ]
-    tie_breaks = _tie_breaks(tournament)
+    tie_breaks = tie_breaks_of(tournament)
     rows = compute_standings(players, results, tie_breaks, scoring_settings(tournament))
     by_id = {str(e.pk): e for e in entries}
     return Standings(

@@ -23,10 +23,10 @@ from tournaments.standings import (
 
 from .standings import (
     TIE_BREAK_LABELS,
-    _tie_breaks,
     standings_key,
     standings_token,
     team_scoring_settings,
+    tie_breaks_of,
     tournament_tables,
 )
 
@@ -149,7 +149,7 @@ def _compute(tournament: Tournament) -> TeamStandings:
         for number, tables in sorted(rounds.items())
     ]
     settings = replace(team_scoring_settings(tournament), points=team_points)
-    tie_breaks = _tie_breaks(tournament)
+    tie_breaks = tie_breaks_of(tournament)
     rows = compute_standings(units, results, tie_breaks, settings)
     by_id = {str(t.pk): t for t in teams}
     return TeamStandings(

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.models import Club, Player
+from tournaments.permissions import can_organise
 
 from .actor import Actor, require_actor
 from .errors import ConflictError, ServiceError
@@ -26,8 +27,6 @@ def _staff(by: Actor) -> bool:
 
 
 def _organiser(by: Actor, club: Club | None) -> bool:
-    from tournaments.permissions import can_organise
-
     return club is not None and can_organise(by.permission_user, club)
 
 

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from tournaments import signals
+from tournaments import starting_ratings
 from tournaments.models import Entry, Player, Round, Skip, Tournament
 
 from .actor import Actor, require_actor
@@ -25,7 +25,7 @@ RATING_MIN = 0
 RATING_MAX = 3000
 # A pasted line is `name` or `name, rating` (a semicolon or a tab separates too).
 SEPARATORS = re.compile(r"[,;\t]")
-_NUMBER = re.compile(r"[+-]?\d+")
+PASTED_NUMBER = re.compile(r"[+-]?\d+")
 
 
 class PasteError(ServiceError):
@@ -47,7 +47,7 @@ def _current_round_number(tournament: Tournament | int) -> int:
     return top or 0
 
 
-def _name_problem(name: str) -> str | None:
+def name_problem(name: str) -> str | None:
     """What is wrong with a player's name as typed (whitespace already collapsed)."""
     if not name:
         return _("a player needs a name")
@@ -59,7 +59,7 @@ def _name_problem(name: str) -> str | None:
     return None
 
 
-def _rating_problem(rating: int | None) -> str | None:
+def rating_problem(rating: int | None) -> str | None:
     if rating is not None and not RATING_MIN <= rating <= RATING_MAX:
         return _("rating must be between %(min)s and %(max)s") % {
             "min": RATING_MIN,
@@ -70,7 +70,7 @@ def _rating_problem(rating: int | None) -> str | None:
 
 def _clean_name(name: str) -> str:
     name = " ".join(str(name).split())
-    problem = _name_problem(name)
+    problem = name_problem(name)
     if problem:
         raise ServiceError(problem, field="name")
     return name
@@ -81,7 +81,7 @@ def _clean_rating(rating: Any) -> int | None:
         return None
     if isinstance(rating, bool) or not isinstance(rating, int):
         raise ServiceError(_("rating must be a number"), field="rating")
-    problem = _rating_problem(rating)
+    problem = rating_problem(rating)
     if problem:
         raise ServiceError(problem, field="rating")
     return rating
@@ -99,7 +99,7 @@ def _clean_score(score: Any) -> Decimal | None:
     return value.quantize(Decimal("0.01"))
 
 
-def _open(tournament: Tournament) -> None:
+def open_for_entries(tournament: Tournament) -> None:
     if tournament.status == Tournament.Status.FINISHED:
         if tournament.kind == Tournament.Kind.EVENING:
             raise ConflictError(_("the evening is closed; reopen it first"), field="tournament")
@@ -128,7 +128,7 @@ def entry_add(
     missed = _clean_score(missed_round_score)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        _open(tournament)
+        open_for_entries(tournament)
         player, _created = Player.objects.get_or_create(club=tournament.club, name=name)
         if tournament.entries.filter(player=player).exists():
             raise ServiceError(_("%(name)s is already entered") % {"name": name}, field="name")
@@ -161,7 +161,7 @@ def entry_add(
     return entry
 
 
-def _line_problem(number: int, line: str, problem: str) -> str:
+def pasted_line_problem(number: int, line: str, problem: str) -> str:
     return _('line %(number)s: "%(line)s": %(problem)s') % {
         "number": number,
         "line": line,
@@ -188,19 +188,19 @@ def _parse_paste(
             problem = _("one name and at most one rating per line")
         elif len(parts) == 2 and parts[1].strip():
             raw = parts[1].strip()
-            if not _NUMBER.fullmatch(raw):
+            if not PASTED_NUMBER.fullmatch(raw):
                 problem = _("rating must be a number")
             else:
                 rating = int(raw)
-                problem = _rating_problem(rating)
-        problem = problem or _name_problem(name)
+                problem = rating_problem(rating)
+        problem = problem or name_problem(name)
         if problem is None and name.casefold() in seen:
             problem = _("%(name)s appears twice (line %(line)s too)") % {
                 "name": name,
                 "line": seen[name.casefold()],
             }
         if problem is not None:
-            problems.append((number, _line_problem(number, line.strip(), problem)))
+            problems.append((number, pasted_line_problem(number, line.strip(), problem)))
             continue
         seen[name.casefold()] = number
         rows.append((number, name, rating))
@@ -218,7 +218,7 @@ def entries_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Entry
     entered = {n.casefold() for n in tournament.entries.values_list("player__name", flat=True)}
     for number, name, _rating in rows:
         if name.casefold() in entered:
-            problems.append((number, _line_problem(number, name, _("already entered"))))
+            problems.append((number, pasted_line_problem(number, name, _("already entered"))))
     if problems:
         problems.sort(key=lambda p: p[0])
         raise PasteError([message for _number, message in problems])
@@ -232,7 +232,7 @@ def entries_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Entry
 
 
 def _known_ratings(tournament: Tournament, player_ids: list[int]) -> dict[int, int]:
-    return signals.current_ratings(
+    return starting_ratings.provide(
         player_ids=player_ids, game=tournament.game, system=tournament.club.rating_system
     )
 
@@ -432,7 +432,7 @@ def entry_readmit(*, entry: Entry, by: Actor) -> Entry:
     require_actor(by)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
-        _open(tournament)
+        open_for_entries(tournament)
         entry = _locked(entry)
         if entry.status != Entry.Status.WITHDRAWN:
             return entry
@@ -458,7 +458,7 @@ def entry_skip(*, entry: Entry, round_number: int, bye: bool = False, by: Actor)
     require_actor(by)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
-        _open(tournament)
+        open_for_entries(tournament)
         entry = _locked(entry)
         if entry.status == Entry.Status.WITHDRAWN:
             raise ConflictError(
@@ -527,7 +527,7 @@ def entry_check_in(*, entry: Entry, present: bool = True, by: Actor) -> Entry:
     require_actor(by)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
-        _open(tournament)
+        open_for_entries(tournament)
         locked = _locked(entry)
         if present and locked.status == Entry.Status.WITHDRAWN:
             raise ConflictError(
@@ -551,7 +551,7 @@ def entries_check_in_all(*, tournament: Tournament, by: Actor) -> int:
     require_actor(by)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        _open(tournament)
+        open_for_entries(tournament)
         count = (
             tournament.entries.exclude(status=Entry.Status.WITHDRAWN)
             .filter(checked_in=False)

@@ -39,6 +39,7 @@ from .actor import Actor, require_actor
 from .audit import audit_record
 from .errors import ServiceError
 from .freshness import standings_changed
+from .seating import table_games, unpublished_round
 
 # Where a player goes: a table number, the bye (None) or the one new table of this edit.
 NEW_TABLE: Literal["new"] = "new"
@@ -217,9 +218,7 @@ def _texts(warnings: Sequence[PairingWarning], history: _History) -> list[str]:
 
 
 def _lock(round_: Round) -> Round:
-    from .rounds import _unpublished
-
-    round_ = _unpublished(round_)
+    round_ = unpublished_round(round_)
     if round_.tournament.is_team_event:
         # Partners sit opposite each other (seats 1+3, 2+4): one player alone
         # cannot change tables.
@@ -375,8 +374,6 @@ def _write(round_: Round, before: list[_TableState], after: list[_TableState]) -
     """Save the new layout: the seats of changed tables are made again (a player who
     stays at her table keeps her report link), games follow the table sizes, and the
     tables are numbered again."""
-    from .rounds import _table_games
-
     tournament = round_.tournament
     kept_ids = {s.id for s in after if s.id is not None}
     gone = [s.id for s in before if s.id is not None and s.id not in kept_ids]
@@ -411,7 +408,7 @@ def _write(round_: Round, before: list[_TableState], after: list[_TableState]) -
                 seat.report_token = tokens[entry_id]
             seats.append(seat)
         if not s.is_bye:
-            games.extend(_table_games(tournament, table, len(s.seats)))
+            games.extend(table_games(tournament, table, len(s.seats)))
     Seat.objects.bulk_create(seats)
     Game.objects.bulk_create(games)
 

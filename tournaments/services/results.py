@@ -84,7 +84,7 @@ def _game_snapshot(game: Game, seats: int) -> dict[str, Any]:
 def _validate_out(out: Sequence[int | None], seats: int, game: Game, finished: bool) -> list[int]:
     ruleset = game.table.round.tournament.ruleset
     target = game.target
-    unit = _("pieces out") if ruleset.name == "pentagame" else _("the result")
+    unit = _("pieces out") if ruleset.result_is_pieces_out else _("the result")
     if len(out) != seats:
         raise ServiceError(
             _("give %(unit)s for all %(seats)s seats") % {"unit": unit, "seats": seats}, field="out"
@@ -150,6 +150,17 @@ def _partners(game: Game, seat: Seat, other: Seat | None) -> bool:
     if table_teams(game.table.round.tournament, seats) is None:
         return False
     return (seat.position - other.position) % 2 == 0
+
+
+def require_open_for_reports(round_: Round) -> None:
+    """Players report and confirm while their round is published; before (still being
+    paired) and after (closed) only the organiser changes results."""
+    if round_.status == Round.Status.CLOSED:
+        raise ServiceError(
+            _("this round is closed; ask the organiser to change results"), field="round"
+        )
+    if round_.status != Round.Status.PUBLISHED:
+        raise ServiceError(_("this round is not open for reports yet"), field="round")
 
 
 def _check_actor(by: Actor, game: Game) -> None:
@@ -319,8 +330,7 @@ def _report(game: Game, submissions: list[ResultSubmission], by: Actor, result: 
     seat = by.seat
     if seat is None:
         raise ServiceError(_("say which seat you sit in"), field="position")
-    if game.table.round.status != Round.Status.PUBLISHED:
-        raise ServiceError(_("this round is closed; ask the organiser to change results"))
+    require_open_for_reports(game.table.round)
     if game.counts:
         raise ConflictError(
             _("game %(number)s already has its final result; ask the organiser to change it")
@@ -480,8 +490,7 @@ def game_confirm(*, game: Game, by: Actor) -> Game:
         locked, submissions = _lock(game, None)
         if locked.counts:
             return locked
-        if locked.table.round.status != Round.Status.PUBLISHED:
-            raise ServiceError(_("this round is closed; ask the organiser"))
+        require_open_for_reports(locked.table.round)
         if any(s.state == State.DISPUTED for s in submissions):
             raise ConflictError(
                 _("the players reported different results; the organiser decides"), field="game"
@@ -646,7 +655,7 @@ def game_import_events(
     by: Actor,
 ) -> Game:
     """Import a game from the online client's JSON event list (Pentagame only)."""
-    if game.table.round.tournament.game != "pentagame":
+    if not game.table.round.tournament.ruleset.imports_online_events:
         raise ServiceError(_("only Pentagame games can be imported from the online client"))
     if isinstance(events, str):
         # Typed into a form: read with the API's limits (depth, lone surrogates).

@@ -27,14 +27,16 @@ from tournaments.pairing import (
     pair_round_or_fallback,
 )
 from tournaments.pairing import Table as PairingTable
-from tournaments.pairing.first_move import game_orders
 from tournaments.pairing.league import LeagueSchedule, league_schedule
 from tournaments.selectors.standings import tournament_scores
 
 from .actor import Actor, require_actor
 from .audit import audit_record
 from .errors import ConflictError, ServiceError
+from .evenings import evening_tables
 from .freshness import standings_changed
+from .pairing_edit import swap_check
+from .seating import table_games, unpublished_round
 from .teams import team_pairing, write_team_tables
 
 
@@ -177,8 +179,6 @@ def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
         )
     met, had_triple, had_bye, starts = _history(tournament)
     if tournament.kind == Tournament.Kind.EVENING:
-        from .evenings import evening_tables
-
         return evening_tables(tournament=tournament, entries=entries, starts=starts)
     scores = tournament_scores(tournament=tournament)
     players = [
@@ -211,27 +211,6 @@ def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
         raise ServiceError(
             _("no valid pairing for round %(number)s: %(exc)s") % {"number": number, "exc": exc}
         ) from None
-
-
-def _table_games(tournament: Tournament, table: Table, n: int) -> list[Game]:
-    """The (unsaved) games of a table of ``n`` for one round: the book's games per turn,
-    the first mover alternating at 2-player tables (seat 1 begins)."""
-    games: list[Game] = []
-    per_turn = tournament.games_per_turn_2 if n == 2 else tournament.games_per_turn_3
-    order_ids = [str(p) for p in range(1, n + 1)]
-    for g, order in enumerate(game_orders(order_ids, per_turn), start=1):
-        # Section 21: three players play "clockwise, and widdershins".
-        clockwise = n < 3 or tuple(order) == tuple(order_ids)
-        games.append(
-            Game(
-                table=table,
-                number=g,
-                first_position=int(order[0]),
-                direction=Game.Direction.CLOCKWISE if clockwise else Game.Direction.WIDDERSHINS,
-                target=tournament.sheet_target,
-            )
-        )
-    return games
 
 
 def _write_tables(
@@ -270,7 +249,7 @@ def _write_tables(
             if int(entry_id) in kept:
                 seat.report_token = kept[int(entry_id)]
             seats.append(seat)
-        games.extend(_table_games(tournament, table, n))
+        games.extend(table_games(tournament, table, n))
     for table, bye in zip(tables[len(pairing.tables) :], byes, strict=True):
         seats.append(Seat(table=table, round=round_, entry_id=int(bye), position=1))
     Seat.objects.bulk_create(seats)
@@ -327,26 +306,11 @@ def round_pair_next(*, tournament: Tournament, by: Actor) -> Round:
     return round_
 
 
-def _unpublished(round_: Round) -> Round:
-    try:
-        round_ = Round.objects.select_for_update().get(pk=round_.pk)
-    except Round.DoesNotExist:
-        # Paired again (a new row) or deleted by someone else while this request waited.
-        raise ConflictError(
-            _("round %(number)s was changed meanwhile; reload the page")
-            % {"number": round_.number},
-            field="round",
-        ) from None
-    if round_.status != Round.Status.PAIRED:
-        raise ConflictError(_("round %(number)s is already published") % {"number": round_.number})
-    return round_
-
-
 def round_repair(*, round: Round, by: Actor) -> Round:  # noqa: A002
     """Throw away an unpublished round's tables and pair it again."""
     require_actor(by)
     with transaction.atomic():
-        round_ = _unpublished(round)
+        round_ = unpublished_round(round)
         tournament = round_.tournament
         links: dict[tuple[int, frozenset[int]], dict[int, str]] = defaultdict(dict)
         players: dict[int, set[int]] = defaultdict(set)
@@ -394,11 +358,9 @@ def round_swap_seats(
     """The organiser's manual swap before publishing: two players change tables. Like
     the pairing editor's moves (services/pairing_edit.py), a swap that creates a rematch,
     a forbidden pair or a large score gap needs ``override_reason``."""
-    from .pairing_edit import swap_check
-
     require_actor(by)
     with transaction.atomic():
-        round_ = _unpublished(round)
+        round_ = unpublished_round(round)
         if round_.tournament.is_team_event:
             # Partners sit opposite each other (seats 1+3, 2+4): one player alone
             # cannot change tables.
@@ -448,7 +410,7 @@ def round_swap_seats(
 def round_publish(*, round: Round, by: Actor) -> Round:  # noqa: A002
     require_actor(by)
     with transaction.atomic():
-        round_ = _unpublished(round)
+        round_ = unpublished_round(round)
         round_.status = Round.Status.PUBLISHED
         round_.published_at = timezone.now()
         round_.save(update_fields=["status", "published_at"])

@@ -16,6 +16,7 @@ from django.db import models, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from games import rulesets
 from tournaments.models import (
     Entry,
     ForbiddenPair,
@@ -32,17 +33,17 @@ from tournaments.selectors.teams import team_scores
 from .actor import Actor, require_actor
 from .audit import audit_record
 from .entries import (
-    _NUMBER,
     NAME_MAX,
+    PASTED_NUMBER,
     SEPARATORS,
     PasteError,
-    _line_problem,
-    _name_problem,
-    _open,
-    _rating_problem,
     entry_add,
     entry_readmit,
     entry_withdraw,
+    name_problem,
+    open_for_entries,
+    pasted_line_problem,
+    rating_problem,
 )
 from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
@@ -61,7 +62,7 @@ def check_team_event(tournament: Tournament) -> None:
 
 def check_team_settings(*, kind: str, game: str) -> None:
     """The team variant is Pentagame's (section 3); other games have none."""
-    if kind == Tournament.Kind.TEAMS and game != "pentagame":
+    if kind == Tournament.Kind.TEAMS and not rulesets.get(game).has_team_variant:
         raise ServiceError(_("2 vs 2 team events are played in Pentagame"), field="kind")
 
 
@@ -189,7 +190,7 @@ def team_form(*, tournament: Tournament, name: str, first: Entry, second: Entry,
     name = _team_name(name)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        _open(tournament)
+        open_for_entries(tournament)
         chosen = []
         for field, entry in (("first", first), ("second", second)):
             locked = (
@@ -286,13 +287,13 @@ def _paste_player(part: str) -> tuple[str, int | None, str | None]:
     rating: int | None = None
     if len(pieces) == 2 and pieces[1].strip():
         raw = pieces[1].strip()
-        if not _NUMBER.fullmatch(raw):
+        if not PASTED_NUMBER.fullmatch(raw):
             return name, None, _("rating must be a number")
         rating = int(raw)
-        problem = _rating_problem(rating)
+        problem = rating_problem(rating)
         if problem:
             return name, None, problem
-    return name, rating, _name_problem(name)
+    return name, rating, name_problem(name)
 
 
 def _parse_teams(
@@ -340,7 +341,7 @@ def _parse_teams(
                 }
                 break
         if problem is not None:
-            problems.append((number, _line_problem(number, line.strip(), problem)))
+            problems.append((number, pasted_line_problem(number, line.strip(), problem)))
             continue
         names_seen[team_name.casefold()] = number
         for name, _rating in players:
@@ -360,7 +361,7 @@ def teams_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Team]:
         raise ServiceError(_("the list is empty"), field="teams")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        _open(tournament)
+        open_for_entries(tournament)
         entries = {e.player.name.casefold(): e for e in tournament.entries.select_related("player")}
         teamed = {e for t in tournament.teams.all() for e in (t.first_id, t.second_id)}
         team_names = {n.casefold() for n in tournament.teams.values_list("name", flat=True)}
@@ -376,7 +377,7 @@ def teams_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Team]:
                     elif entry.status == Entry.Status.WITHDRAWN:
                         problem = _("%(name)s is withdrawn; re-admit them first") % {"name": name}
             if problem is not None:
-                problems.append((number, _line_problem(number, team_name, problem)))
+                problems.append((number, pasted_line_problem(number, team_name, problem)))
         if problems:
             problems.sort(key=lambda p: p[0])
             raise PasteError([message for _number, message in problems], field="teams")

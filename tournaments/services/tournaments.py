@@ -75,7 +75,7 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def _check_game(game: str, policy: str) -> None:
+def check_game_settings(game: str, policy: str) -> None:
     try:
         ruleset = rulesets.get(game)
     except KeyError:
@@ -191,7 +191,7 @@ def tournament_create(
     name = name.strip()
     with transaction.atomic():
         tournament = Tournament(club=club, name=name, slug=_slug_for(name, slug=slug), **settings)
-        _check_game(tournament.game, tournament.policy)
+        check_game_settings(tournament.game, tournament.policy)
         _check_turns(tournament, TURN_SETTINGS, uneven_turns)
         check_team_settings(kind=tournament.kind, game=tournament.game)
         tournament.created_by = by.audit_user
@@ -263,7 +263,7 @@ def tournament_update(
         if "name" in changed:
             locked.name = locked.name.strip()
             locked.slug = _slug_for(locked.name, exclude=locked.pk)
-        _check_game(locked.game, locked.policy)
+        check_game_settings(locked.game, locked.policy)
         _check_turns(locked, changed, uneven_turns)
         check_team_settings(kind=locked.kind, game=locked.game)
         if "rounds_planned" in changed:

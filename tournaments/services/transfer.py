@@ -3,7 +3,7 @@ without loss (entries, seeds, rounds, tables, seats, games, move records and the
 setups, every result submission, the audit log).
 
 An import is a write like any other: the document is checked against its schema
-(tournaments/api/import_serializers.py) before anything is written, the importer must
+(tournaments/documents.py) before anything is written, the importer must
 organise the club it goes into, players are created there or mapped explicitly, and
 every result is replayed through the result services (and so the rules engines). It is
 all or nothing; its closed rounds are then rated like rounds closed here."""
@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import signals
+from tournaments.documents import TournamentImportDocument, error_lines
 from tournaments.models import (
     AuditEntry,
     Club,
@@ -44,7 +45,7 @@ from .clubs import player_create
 from .errors import ServiceError
 from .freshness import standings_changed
 from .results import game_confirm, game_record_moves, game_record_out, result_accept
-from .tournaments import _check_game
+from .tournaments import check_game_settings
 
 FORMAT = "agon-tournament"
 VERSION = 2  # 2 added setups, submissions and the audit log; 1 still imports
@@ -200,8 +201,6 @@ def tournament_import_document(
     the document's slug), all or nothing. ``players`` maps entry keys to players of that
     club; with ``players_by_name`` the club's players of the same names are used; any
     other entry gets a new player, and a name the club already has is refused."""
-    from tournaments.api.import_serializers import TournamentImportDocument, error_lines
-
     require_actor(by)
     if by.user is None or not by.user.is_authenticated:
         raise PermissionDenied("only club organisers import tournaments")
@@ -413,7 +412,7 @@ def _import(
         )
     tournament = Tournament(club=club, created_by=by.user, **settings)
     try:
-        _check_game(tournament.game, tournament.policy)
+        check_game_settings(tournament.game, tournament.policy)
     except ServiceError as exc:
         raise ServiceError(f"tournament.{exc.field}: {exc.message}", field="tournament") from None
     tournament.save()

@@ -6,10 +6,12 @@ the same messages as the templates did, so the translations still apply."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from django import template
+from django.middleware.csrf import get_token
 from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
@@ -154,9 +156,13 @@ def entry_options(entries: Iterable[Any]) -> SafeString:
 
 
 @register.simple_tag(takes_context=True)
-def manage_tables(context: template.Context, tables: Iterable[Any]) -> SafeString:
-    """The manage page's tables of the current round with each seat's report link: the
-    rows of tournaments/_tables.html (show_links, numbers unlocalised)."""
+def table_rows(
+    context: template.Context, tables: Iterable[Any], show_links: bool = False
+) -> SafeString:
+    """A round's tables, one row each (tournaments/_tables.html): players in seat order,
+    the games, the round scores; with ``show_links`` (the organiser's run page) each
+    seat's report link. The one renderer of these rows, public and organiser pages
+    alike; in Python, as a big Swiss has 250 tables."""
     tournament, request = context["tournament"], context["request"]
     entry_url = url_pattern("entry-detail", tournament.slug, None)
     replay_url = url_pattern("games:view", None)
@@ -178,7 +184,7 @@ def manage_tables(context: template.Context, tables: Iterable[Any]) -> SafeStrin
             f'{s.position}. <a href="{entry_url(s.entry_id)}">{escape(s.name)}</a>' for s in seats
         )
         links = ""
-        if not table.is_bye:
+        if show_links and not table.is_bye:
             links = "".join(
                 f'<div class="muted">{escape(t_link % {"name": s.name})} '
                 f"{escape(report_prefix + report_url.replace('TOKEN', s.report_token))}</div>"
@@ -233,13 +239,29 @@ def manage_tables(context: template.Context, tables: Iterable[Any]) -> SafeStrin
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """A save the results screen refused, shown on its game's row: the message next to
+    the field at fault (``at``: ``out``, ``moves`` or ``colours_<seat>``) and what was
+    typed kept in the fields. A conflict (the game changed on another device meanwhile)
+    keeps the ``version`` typed against, so that leaving the field again cannot overwrite
+    the other result unseen, and offers a button to show it."""
+
+    message: str
+    at: str = "out"
+    typed: Mapping[str, str] = field(default_factory=dict)
+    version: int | None = None
+
+
 class ResultRows:
     """The results screen's rows (one per game, tournaments/results.html): the URLs
     reversed and the fixed texts translated once for all rows of a page."""
 
     def __init__(self, tournament: Any, round_: Any, csrf: str) -> None:
         slug, number = tournament.slug, round_.number
-        self.pentagame = tournament.game == "pentagame"
+        ruleset = tournament.ruleset
+        self.colour_letters = ruleset.has_colour_letters  # colours out (section 22)
+        self.board_page = ruleset.has_board_page  # "record on the board"
         self.csrf = csrf
         self.save_url = url_pattern("round-result-save", slug, number, None)
         self.accept_url = url_pattern("round-result-accept", slug, number, None)
@@ -260,12 +282,24 @@ class ResultRows:
                 "save": _("Save"),
                 "record": _("record on the board"),
                 "director": _("director"),
+                "show_current": _("Show the current result"),
             }.items()
         }
 
-    def row(self, table: Any, game: Any) -> str:
+    def row(self, table: Any, game: Any, refused: Refusal | None = None) -> str:
+        """One game's row; the one renderer of it, for the page and for a save's answer
+        (htmx posts the row's field on change and swaps the row in, tournaments/results.html)."""
         t, gid, seats = self.t, game.id, table.seats
         csrf = self.csrf
+        save = self.save_url(gid)
+        typed = refused.typed if refused else {}
+        version = game.version
+        if refused is not None and refused.version is not None:
+            version = refused.version
+
+        def invalid(name: str) -> str:
+            return ' aria-invalid="true"' if refused is not None and refused.at == name else ""
+
         n = len(seats)
         names = escape(" – ".join(s.name for s in seats))
         if game.counted:
@@ -286,7 +320,7 @@ class ResultRows:
             direction = f' <span class="muted">({self.directions[game.direction]})</span>'
         label = escape(self.pieces % {"table": table.number, "number": game.number})
         comma_names = escape(", ".join(s.name for s in seats))
-        entry = escape(game.entry_text)
+        entry = escape(typed.get("out", game.entry_text))
         placeholder = "3 1 0" if n == 3 else "3 1"
         if game.counted:
             out = ":".join("" if o is None else str(o) for o in game.out)
@@ -303,6 +337,7 @@ class ResultRows:
         reports = []
         for report in game.open_reports:
             who = report.by_seat.entry.player.name
+            accept = self.accept_url(report.id)
             unfinished = (
                 f' <span class="muted">{t["unfinished"]}</span>'
                 if report.status == "unfinished"
@@ -310,21 +345,22 @@ class ResultRows:
             )
             reports.append(
                 f'<div class="report">{escape(who)}: {_join(report.out)}{unfinished}\n'
-                f'      <form method="post" action="{self.accept_url(report.id)}" '
+                f'      <form method="post" action="{accept}" hx-post="{accept}" '
                 f'class="inline accept-form">{csrf}<input type="hidden" name="version" '
-                f'value="{game.version}"><button type="submit">'
+                f'value="{version}"><button type="submit">'
                 f"{escape(self.accept % {'name': who})}"
                 "</button></form></div>"
             )
         colours = ""
-        if self.pentagame:
+        if self.colour_letters:
             colours = (
                 f"<fieldset><legend>{t['colours']}</legend>"
                 + "".join(
                     f'<label for="colours-{gid}-{s.position}">{escape(s.name)}</label> '
                     f'<input id="colours-{gid}-{s.position}" name="colours_{s.position}" '
                     f'form="result-{gid}" maxlength="9" size="5" placeholder="rw" '
-                    f'title="{t["colours_title"]}"> '
+                    f"{_value(typed.get(f'colours_{s.position}', ''))}"
+                    f'{invalid(f"colours_{s.position}")} title="{t["colours_title"]}"> '
                     for s in seats
                 )
                 + "</fieldset>"
@@ -332,31 +368,42 @@ class ResultRows:
         plies = ""
         if game.moves:
             plies = " (" + escape(_plies(game.moves)) + ")"
-        record = f'<a href="{self.record_url(gid)}">{t["record"]}</a>' if self.pentagame else ""
+        record = f'<a href="{self.record_url(gid)}">{t["record"]}</a>' if self.board_page else ""
         trail = self.trail(game.trail) if game.trail else ""
+        error = alert = row_state = ""
+        if refused is not None:
+            row_state, alert = " data-invalid", ' role="alert"'
+            error = escape(refused.message)
+            if refused.version is not None:
+                error += (
+                    f' <button type="button" class="show-current" hx-get="{save}">'
+                    f"{t['show_current']}</button>"
+                )
+        opened = " open" if refused is not None and refused.at != "out" else ""
         return (
             f'\n<tr id="game-{gid}" class="result-row{css}" data-live-region '
-            f'data-live-version="{game.version}" data-game="{gid}">\n'
+            f'data-live-version="{game.version}" data-game="{gid}"{row_state}>\n'
             f'  <th scope="row" class="num"{number_id}>{table.number}</th>\n'
             f"  <td>{names}</td>\n"
             f'  <td class="num">{game.number}{direction}</td>\n'
             f'  <td class="entry">\n'
-            f'    <form id="result-{gid}" method="post" action="{self.save_url(gid)}" '
+            f'    <form id="result-{gid}" method="post" action="{save}" hx-post="{save}" '
             f'class="result-row-form">{csrf}<input type="hidden" name="version" '
-            f'value="{game.version}"></form>\n'
+            f'value="{version}"></form>\n'
             f'    <label for="out-{gid}" class="visually-hidden">{label} ({comma_names})</label>\n'
             f'    <input id="out-{gid}" name="out" form="result-{gid}" class="pieces-out" '
-            f'value="{entry}" data-saved="{entry}" data-seats="{n}" inputmode="numeric" '
-            f'autocomplete="off" spellcheck="false" size="7" placeholder="{placeholder}" '
-            f'aria-describedby="error-{gid}">\n'
-            f'    <span id="error-{gid}" class="row-error" data-error></span>\n'
+            f'value="{entry}" hx-post="{save}" hx-trigger="change" data-seats="{n}" '
+            f'inputmode="numeric" autocomplete="off" spellcheck="false" size="7" '
+            f'placeholder="{placeholder}" aria-describedby="error-{gid}"{invalid("out")}>\n'
+            f'    <span id="error-{gid}" class="row-error" data-error{alert}>{error}</span>\n'
             f"  </td>\n"
             f'  <td class="state">{state}\n    {"".join(reports)}\n  </td>\n'
-            f'  <td class="more">\n    <details><summary>{t["more"]}</summary>\n'
+            f'  <td class="more">\n    <details{opened}><summary>{t["more"]}</summary>\n'
             f"      {colours}\n"
             f'      <label for="moves-{gid}">{t["paste"]}{plies}</label><br>'
             f'<textarea id="moves-{gid}" name="moves" form="result-{gid}" rows="2" cols="40" '
-            f'placeholder="W-W1B, B-B1R, ..."></textarea><br>\n'
+            f'placeholder="W-W1B, B-B1R, ..."{invalid("moves")}>'
+            f"{escape(typed.get('moves', ''))}</textarea><br>\n"
             f'      <button type="submit" form="result-{gid}">{t["save"]}</button>\n'
             f"      {record}\n      {trail}\n    </details>\n  </td>\n</tr>"
         )
@@ -392,6 +439,10 @@ class ResultRows:
         return f'<div class="trail"><p>{escape(head)}</p><ol>{"".join(items)}</ol></div>'
 
 
+def _value(text: str) -> str:
+    return f' value="{escape(text)}"' if text else ""
+
+
 def _join(values: Iterable[Any]) -> str:
     return escape(":".join(str(v) for v in values))
 
@@ -402,12 +453,18 @@ def _plies(count: int) -> str:
     }
 
 
-def result_row(request: Any, tournament: Any, round_: Any, table: Any, game: Any) -> str:
-    """One row of the results screen, as the save answers it (JSON ``row``)."""
-    from django.middleware.csrf import get_token
-
+def result_row(
+    request: Any,
+    tournament: Any,
+    round_: Any,
+    table: Any,
+    game: Any,
+    refused: Refusal | None = None,
+) -> SafeString:
+    """One row of the results screen, as a save answers it (an htmx fragment)."""
     csrf = f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(get_token(request))}">'
-    return ResultRows(tournament, round_, csrf).row(table, game)
+    row = ResultRows(tournament, round_, csrf).row(table, game, refused)
+    return mark_safe(row)  # noqa: S308 - every value in the row is escaped
 
 
 @register.simple_tag(takes_context=True)

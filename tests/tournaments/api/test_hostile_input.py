@@ -263,9 +263,7 @@ def test_a_move_record_nested_too_deep_or_not_text_is_refused_on_every_page(dire
     page, game = _published_round_and_page_client(director)
     before = (game.version, game.status)
     screen = reverse("round-result-save", args=["cup", 1, game.pk])
-    answer = page.post(
-        screen, {"moves": record, "version": game.version}, HTTP_ACCEPT="application/json"
-    )
+    answer = page.post(screen, {"moves": record, "version": game.version}, HTTP_HX_REQUEST="true")
     assert answer.status_code == 400, answer.content[:300]
     seat = game.table.seats.get(position=1)
     link = Client(raise_request_exception=False).post(

@@ -7,6 +7,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from tournaments.demo import demo_load
+
 DEMO_ADMIN = "admin"
 DEMO_PASSWORD = "pentagame"  # local demo only; the quick start prints it
 
@@ -22,8 +24,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from tournaments.demo import demo_load
-
         user_model = get_user_model()
         admin, created = user_model.objects.get_or_create(
             username=DEMO_ADMIN, defaults={"is_staff": True, "is_superuser": True}

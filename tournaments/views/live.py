@@ -21,11 +21,11 @@ from django.views.decorators.http import require_GET
 
 from tournaments.models import Game
 
-from .models import Round, Tournament
-from .selectors.rounds import TableRow, round_tables
-from .selectors.standings import Standings, standings_token, tournament_standings
-from .selectors.teams import TeamStandings, team_standings
-from .views import _tournament
+from ..models import Round, Tournament
+from ..selectors.rounds import TableRow, round_tables
+from ..selectors.standings import Standings, standings_token, tournament_standings
+from ..selectors.teams import TeamStandings, team_standings
+from .common import viewable_tournament
 
 # Labels that reach the templates from models and selectors as plain English; marked
 # here so that `makemessages` collects them and templates can `{% translate %}` them.
@@ -144,7 +144,7 @@ def projector_payload(tournament: Tournament, round_: Round | None) -> dict[str,
 
 @require_GET
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(request, slug)
+    tournament = viewable_tournament(request, slug)
     round_ = projector_round(tournament, request.GET.get("round"))
     data_url = reverse("projector-data", args=[tournament.slug])
     if "round" in request.GET:
@@ -196,7 +196,7 @@ def _seconds(request: HttpRequest, name: str, default: int) -> int:
 @require_GET
 def projector_data(request: HttpRequest, slug: str) -> HttpResponse:
     """The projector's data as JSON; 304 when nothing changed since the given ETag."""
-    tournament = _tournament(request, slug)
+    tournament = viewable_tournament(request, slug)
     round_ = projector_round(tournament, request.GET.get("round"))
     etag = quote_etag(projector_etag(tournament, round_))
     response: HttpResponse

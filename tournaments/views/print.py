@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import segno
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -17,10 +17,10 @@ from django.utils.translation import gettext as _
 
 from games.letters import COLOURS
 
-from .live import POLL_MS, live_etag, live_page, round_state
-from .models import ResultSubmission, Round, Tournament
-from .selectors.rounds import GameRow, SeatRow, TableRow, round_tables
-from .views_manage import director_required
+from ..live import POLL_MS, live_etag, live_page, round_state
+from ..models import ResultSubmission, Round, Tournament
+from ..selectors.rounds import GameRow, SeatRow, TableRow, round_tables
+from .common import director_required, round_or_404
 
 
 def qr_svg(url: str, label: str) -> SafeString:
@@ -51,13 +51,9 @@ def _starter(table: TableRow, game: GameRow) -> str:
     return seat.name if seat else str(game.first_position)
 
 
-def _round(tournament: Tournament, number: int) -> Round:
-    return get_object_or_404(Round, tournament=tournament, number=number)
-
-
 @director_required
 def round_sheets(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    round_ = _round(tournament, number)
+    round_ = round_or_404(tournament, number)
     tables = round_tables(round_=round_)
     sheets = []
     for table in tables:
@@ -87,9 +83,9 @@ def round_sheets(request: HttpRequest, tournament: Tournament, number: int) -> H
             "tables": tables,
             "sheets": sheets,
             "colours": COLOURS,
-            # Colours out (section 22) belong to Pentagame; other games of the family
-            # only note their result per seat.
-            "with_colours": getattr(tournament, "game", "pentagame") == "pentagame",
+            # Colours out (section 22, Table 4) belong to Pentagame; other games of the
+            # family only note their result per seat.
+            "with_colours": tournament.ruleset.has_colour_letters,
             "target_range": range(tournament.target),
         },
     )
@@ -99,7 +95,7 @@ def round_sheets(request: HttpRequest, tournament: Tournament, number: int) -> H
 def open_tables(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Which tables of a round still miss results, wait for an opponent's confirmation,
     or have players' reports that disagree; each open report can be accepted at once."""
-    round_ = _round(tournament, number)
+    round_ = round_or_404(tournament, number)
     return live_page(
         request,
         live_etag(request, "open-tables", *round_state(round_)),

@@ -7,8 +7,6 @@ through the results service like every other way of entering a result.
 
 from __future__ import annotations
 
-import math
-from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
@@ -22,243 +20,17 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import pentagame
-from games.pentagame.board import (
-    CHORDS,
-    COLOURS,
-    CORNERS,
-    CROSSINGS,
-    LINES,
-    N_STOPS,
-    STOP_NAMES,
-    corner,
-)
-from games.pentagame.notation import Move
-from games.pentagame.replay import check_record, start_game
-from games.pentagame.rules import BLACK_BASE, GREY_BASE, OUT
-from games.pentagame.rules import Game as EngineGame
+from games.pictures.pentagame import SHAPES, board_geometry, position_payload, replay_frames
 from tournaments import jsonbody
 from tournaments.json_errors import error_response, service_error_response
 from tournaments.models import Game, Round, Seat
 from tournaments.permissions import can_direct, can_view
 from tournaments.services.errors import ServiceError
-from tournaments.services.results import Actor, game_record_moves
+from tournaments.services.result_path import ResultEntry, game_result_record
+from tournaments.services.results import Actor
 
-# A player's set is told apart by its shape (book §1: "stars ... moons ... circles,
-# triangles, or squares"); the fifth only matters at a five-player table.
-SHAPES = ("circle", "triangle", "square", "star", "diamond")
 # Far above any real game; keeps one anonymous request from replaying a flood of moves.
 MAX_PLIES = 2000
-
-# --- geometry (book §15, "Solving the board") ------------------------------------------
-
-PHI = (1 + math.sqrt(5)) / 2
-STOP_R = 1.0  # s: the stops on the lines are the unit
-CORNER_R = math.sqrt(5)  # c = 1/sin(18°) - 1, equation (10)
-# j from the first condition, c + j + 2l = φ(2j + 2k) with k = 3, l = 6. (The book
-# prints 2.02606 beside equation (11); the equation itself gives 2.0249, and only that
-# value makes long and short lines meet in the golden proportion.)
-CROSSING_R = (9 - 2 * math.sqrt(5)) / math.sqrt(5)
-CHORD = 2 * (CORNER_R + 12 + CROSSING_R) + (2 * CROSSING_R + 6)  # d, equation (12)
-RIM_R = CHORD / math.sqrt(PHI + 2)  # r, equation (13): the circle through the corners
-BOARD_R = RIM_R + CORNER_R  # R, equation (15)
-
-
-def _angle(k: float) -> float:
-    """Corner k's direction: W at the top, then clockwise on screen (y points down)."""
-    return math.radians(-90 + 72 * k)
-
-
-def _node_xy(node: int) -> tuple[float, float]:
-    if node in CORNERS:
-        a = _angle(node)
-        return RIM_R * math.cos(a), RIM_R * math.sin(a)
-    # A crossing lies exactly opposite the corner of its colour, on the inner pentagon,
-    # whose corners are r/φ² from the centre.
-    a = _angle(node - CROSSINGS[0])
-    inner = RIM_R / PHI**2
-    return -inner * math.cos(a), -inner * math.sin(a)
-
-
-def _node_r(node: int) -> float:
-    return CORNER_R if node in CORNERS else CROSSING_R
-
-
-@lru_cache(maxsize=1)
-def board_geometry() -> dict[str, Any]:
-    """Every stop's centre and radius in units of a line stop's radius, for the SVG."""
-    xy: dict[int, tuple[float, float]] = {n: _node_xy(n) for n in range(10)}
-    for li, (a, b, n) in enumerate(LINES):
-        base = 10 + sum(k for _, _, k in LINES[:li])
-        if a in CORNERS and b in CORNERS:
-            # The rim: n equal stops on the arc between two corners, clockwise from a.
-            for k in range(1, n + 1):
-                t = _angle(a + k / (n + 1))
-                xy[base + k - 1] = RIM_R * math.cos(t), RIM_R * math.sin(t)
-            continue
-        # Straight lines: the stops touch each other and both nodes, so the k-th centre
-        # is the first node's radius plus 2k - 1 unit radii along the line.
-        (ax, ay), (bx, by) = xy[a], xy[b]
-        length = math.hypot(bx - ax, by - ay)
-        ux, uy = (bx - ax) / length, (by - ay) / length
-        for k in range(1, n + 1):
-            d = _node_r(a) + (2 * k - 1) * STOP_R
-            xy[base + k - 1] = ax + d * ux, ay + d * uy
-    stops = []
-    for s in range(N_STOPS):
-        x, y = xy[s]
-        kind = "corner" if s in CORNERS else "crossing" if s in CROSSINGS else "stop"
-        colour = COLOURS[s % 5] if s < 10 else None
-        stops.append(
-            {
-                "id": s,
-                "name": STOP_NAMES[s],
-                "x": round(x, 3),
-                "y": round(y, 3),
-                "r": round(_node_r(s) if s < 10 else STOP_R, 3),
-                "kind": kind,
-                "colour": colour,
-            }
-        )
-    chords = [
-        [[round(v, 3) for v in xy[chord[0]]], [round(v, 3) for v in xy[chord[-1]]]]
-        for chord in CHORDS
-    ]
-    edge = round(BOARD_R + 0.6, 3)  # room for the outline of the corner stops
-    return {
-        "viewbox": f"{-edge} {-edge} {2 * edge} {2 * edge}",
-        "rim": round(RIM_R, 3),
-        "size": round(BOARD_R, 3),
-        "stops": stops,
-        "chords": chords,
-        "corners": [corner(i) for i in range(5)],
-    }
-
-
-# --- positions and legal moves --------------------------------------------------------
-
-
-def _position(state: pentagame.State) -> dict[str, Any]:
-    rules = state.rules
-    pieces = [
-        {
-            "id": p,
-            "seat": rules.owner[p] + 1,
-            "colour": COLOURS[rules.colour[p]],
-            "stop": None if stop == OUT else stop,
-        }
-        for p, stop in enumerate(state.pieces)
-    ]
-    # Turns go round strictly (a lost turn is a ply too), so ply k was seat (k-1) % n's.
-    last = state.last[(state.ply - 1) % state.players] if state.ply else None
-    return {
-        "ply": state.ply,
-        "last": None if last is None else [last[1], last[2]],
-        "pieces": pieces,
-        "black": list(state.black),
-        "grey": [None if g == OUT else g for g in state.grey],
-        "to_move": state.to_move,
-        "finished": state.finished,
-        "out": [[COLOURS[c] for c in seat] for seat in state.out],
-    }
-
-
-def _mover(game: EngineGame, move: Move) -> int:
-    r = game.rules
-    own = [
-        p
-        for p in r.seat_pieces[game.seat]
-        if game.pos[p] == move.frm and (move.piece is None or r.colour[p] == move.piece)
-    ]
-    return own[0]
-
-
-def _free_after(state: pentagame.State, move: Move) -> dict[str, Any] | None:
-    """What a move still needs besides from and to: where a taken black block goes, where
-    the grey block goes when the piece goes out, and which grey block moves when the
-    reserve is empty. None when the move is complete as it stands.
-
-    The stops offered are found by the engine itself: the move is applied once with
-    probe stops, and every stop empty afterwards (plus the probes) is a stop the block
-    could have gone on. The page only has to keep the two blocks off one stop.
-    """
-    game = EngineGame(state)
-    r = game.rules
-    thing = game.cell[move.to] if move.to >= 0 and game.cnt[move.to] == 1 else -1
-    takes_black = move.kind == "x" and BLACK_BASE <= thing < GREY_BASE
-    takes_grey = move.kind == "x" and thing >= GREY_BASE
-    goes_out = move.kind == "z" or r.goal[_mover(game, move)] == move.to
-    if not takes_black and not goes_out:
-        return None
-    moves_grey = goes_out and OUT not in game.grey and not takes_grey
-    empty = [s for s in range(N_STOPS) if game.cnt[s] == 0 and s != move.to]
-    black_probes: list[int | None] = [*empty, move.frm] if takes_black else [None]
-    sources = [g for g in game.grey if g != OUT] if moves_grey else [None]
-    for black in black_probes:
-        for grey in [s for s in empty if s != black] if goes_out else [None]:
-            probe = move._replace(black=black, grey=grey, grey_from=sources[0])
-            after = EngineGame(state)
-            try:
-                after.apply(probe)
-            except pentagame.PentagameError:
-                continue
-            free = {s for s in range(N_STOPS) if after.cnt[s] == 0}
-            free |= {s for s in (black, grey) if s is not None}
-            free.discard(sources[0])  # it held a grey block while the move was made
-            return {
-                "black": takes_black,
-                "out": goes_out,
-                "grey_from": sources if moves_grey else None,
-                "free": sorted(free),
-            }
-    return None  # pragma: no cover - a generated legal move always has some completion
-
-
-def _legal(state: pentagame.State) -> list[dict[str, Any]]:
-    out = []
-    for move in pentagame.legal_moves(state):
-        entry: dict[str, Any] = {
-            "text": pentagame.format_move(move),
-            "kind": move.kind,
-            "from": None if move.frm < 0 else move.frm,
-            "to": None if move.to < 0 else move.to,
-        }
-        if move.kind != "pass":
-            needs = _free_after(state, move)
-            if needs:
-                entry.update(needs)
-        out.append(entry)
-    return out
-
-
-def position_payload(record: dict[str, Any]) -> dict[str, Any]:
-    """The position after a record and the legal moves from it; raises RecordError."""
-    result = pentagame.replay(record)
-    payload = _position(result.state)
-    payload.update(
-        ok=result.ok,
-        plies=result.plies,
-        moves=list(record["moves"][: result.plies]),
-        winners=list(result.winners),
-        error=None
-        if result.error is None
-        else {"ply": result.error.ply, "move": result.error.move, "reason": result.error.reason},
-        legal=_legal(result.state) if result.ok else [],
-    )
-    return payload
-
-
-def replay_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """The position before the first ply and after each legal ply of a record."""
-    players, variant, moves = check_record(record)
-    game = start_game(players, variant)
-    frames = [_position(game.state())]
-    for text in moves:
-        try:
-            game.apply(pentagame.parse_move(text))
-        except pentagame.PentagameError:
-            break
-        frames.append(_position(game.state()))
-    return frames
 
 
 @csrf_exempt  # read-only and open to anyone, like the rules API
@@ -351,7 +123,7 @@ def board_text() -> dict[str, Any]:
     }
 
 
-def _load(pk: int) -> Game:
+def game_or_404(pk: int) -> Game:
     return get_object_or_404(
         Game.objects.select_related("table__round__tournament__club"),
         pk=pk,
@@ -359,7 +131,7 @@ def _load(pk: int) -> Game:
     )
 
 
-def _players(game: Game) -> list[dict[str, Any]]:
+def players_in_moving_order(game: Game) -> list[dict[str, Any]]:
     """The table's players in the order they move in this game (engine seat 1, 2, ...)."""
     seats = {
         s.position: s.entry.player.name
@@ -385,7 +157,7 @@ def _record(game: Game, players: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _page(request: HttpRequest, game: Game, mode: str, **extra: Any) -> HttpResponse:
-    players = _players(game)
+    players = players_in_moving_order(game)
     record = _record(game, players)
     data: dict[str, Any] = {
         "mode": mode,
@@ -427,7 +199,7 @@ def _page(request: HttpRequest, game: Game, mode: str, **extra: Any) -> HttpResp
 
 def replay_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Step through a recorded game; `?ply=N` links to the position after N plies."""
-    game = _load(pk)
+    game = game_or_404(pk)
     tournament = game.table.round.tournament
     if not can_view(request.user, tournament) or game.table.round.status == Round.Status.PAIRED:
         raise Http404("no such game")
@@ -447,7 +219,7 @@ def record_view(request: HttpRequest, pk: int, token: str | None = None) -> Http
     Directors come in logged in; players come through their own private report link,
     and report as that seat only, so that an opponent confirms the result.
     """
-    game = _load(pk)
+    game = game_or_404(pk)
     tournament = game.table.round.tournament
     by: Actor | None = None
     if token is not None:
@@ -498,14 +270,9 @@ def _save(request: HttpRequest, game: Game, *, by: Actor) -> JsonResponse:
     except (UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
         return error_response(_("send {moves: [...], version: N} as JSON"))
     try:
-        if by.seat is not None and reporter is not None and reporter != by.seat.position:
-            # A player's link acts as that player only.
-            raise ServiceError(
-                _("this link belongs to seat %(seat)s, not seat %(other)s")
-                % {"seat": by.seat.position, "other": reporter},
-                field="position",
-            )
-        saved = game_record_moves(game=game, moves=moves, version=version, by=by)
+        saved = game_result_record(
+            game=game, entry=ResultEntry(moves=moves, position=reporter), version=version, by=by
+        )
     except ServiceError as exc:
         return service_error_response(exc)
     return JsonResponse(

@@ -8,11 +8,55 @@ from typing import Any
 
 from rest_framework import serializers
 
-from tournaments.models import Entry, Game, ResultSubmission, Round, Tournament
-
-from .serializers import TournamentSerializer
+from tournaments.models import Club, Entry, Game, ResultSubmission, Round, Tournament
+from tournaments.standings import ALL_TIE_BREAKS
 
 SMALL = {"min_value": 0, "max_value": 10_000}
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
+    slug = serializers.SlugField(read_only=True)
+    recompute = serializers.BooleanField(
+        write_only=True,
+        required=False,
+        default=False,
+        help_text="Confirms changing the game, table policy, target, games per turn or a "
+        "time factor once a round is paired: the standings and ratings are recomputed.",
+    )
+    uneven_turns = serializers.BooleanField(
+        write_only=True,
+        required=False,
+        default=False,
+        help_text="Accepts games per turn and time factors that make an even turn worth "
+        "more at one table size than at the other (refused otherwise, with the numbers).",
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "slug",
+            "club",
+            "name",
+            "game",
+            "kind",
+            "status",
+            "published",
+            "date",
+            *Tournament.PLAY_SETTINGS,
+            "tiebreaks",
+            "recompute",
+            "uneven_turns",
+        ]
+        read_only_fields = ["status"]
+
+    def validate_tiebreaks(self, value: Any) -> list[str]:
+        if not isinstance(value, list) or any(v not in ALL_TIE_BREAKS for v in value):
+            raise serializers.ValidationError(f"a list of tie-breaks out of {list(ALL_TIE_BREAKS)}")
+        if len(set(value)) != len(value):
+            raise serializers.ValidationError("each tie-break can be chosen once")
+        return value
 
 
 class ClubDocument(serializers.Serializer):

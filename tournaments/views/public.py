@@ -12,21 +12,16 @@ from django.views.decorators.http import require_GET
 
 from tournaments.models import Game
 
-from .csv_export import SafeWriter
-from .live import POLL_MS, live_etag, live_page, round_state, standings_state
-from .models import Club, Entry, Round, Seat, Tournament
-from .permissions import can_direct, can_view
-from .selectors.crosstable import tournament_crosstable
-from .selectors.rounds import round_tables
-from .selectors.standings import tournament_standings
-from .selectors.tournaments import tournaments_visible_to
-
-
-def _tournament(request: HttpRequest, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
-    if not can_view(request.user, tournament):
-        raise Http404("no such tournament")
-    return tournament
+from ..csv_export import SafeWriter
+from ..live import POLL_MS, live_etag, live_page, round_state, standings_state
+from ..models import Club, Entry, Round, Seat, Tournament
+from ..permissions import can_direct
+from ..selectors.crosstable import tournament_crosstable
+from ..selectors.rounds import round_tables
+from ..selectors.standings import tournament_standings
+from ..selectors.tournaments import tournaments_visible_to
+from ..services.transfer import tournament_export_document
+from .common import viewable_tournament
 
 
 @require_GET
@@ -51,7 +46,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(request, slug)
+    tournament = viewable_tournament(request, slug)
     rounds = tournament.rounds.order_by("number")
     if not can_direct(request.user, tournament):
         rounds = rounds.exclude(status=Round.Status.PAIRED)
@@ -87,7 +82,7 @@ def _standings_csv(tournament: Tournament) -> HttpResponse:
 
 @require_GET
 def tournament_standings_view(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(request, slug)
+    tournament = viewable_tournament(request, slug)
     fmt = request.GET.get("format")
     if fmt == "csv":
         return _standings_csv(tournament)
@@ -118,7 +113,7 @@ def tournament_standings_view(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def tournament_crosstable_view(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(request, slug)
+    tournament = viewable_tournament(request, slug)
     if request.GET.get("format") == "csv":
         return tournament_crosstable_csv(request, slug)
     return render(
@@ -134,7 +129,7 @@ def tournament_crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
     her head-to-head dropped scores against that opponent (numbers stay numbers); empty
     when they never met, "round N" for a league meeting still to come. A 2 vs 2 event's
     rows and columns are teams."""
-    tournament = _tournament(request, slug)
+    tournament = viewable_tournament(request, slug)
     table = tournament_crosstable(tournament=tournament)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-crosstable.csv"'
@@ -162,7 +157,7 @@ def tournament_crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = _tournament(request, slug)
+    tournament = viewable_tournament(request, slug)
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
     director = can_direct(request.user, tournament)
     if round_.status == Round.Status.PAIRED and not director:
@@ -222,7 +217,7 @@ def _pairings_export(
 
 @require_GET
 def entry_detail(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
-    tournament = _tournament(request, slug)
+    tournament = viewable_tournament(request, slug)
     entry = get_object_or_404(
         Entry.objects.select_related("player"), tournament=tournament, pk=entry_id
     )
@@ -250,9 +245,7 @@ def entry_detail(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse
 @require_GET
 def tournament_export(request: HttpRequest, slug: str) -> HttpResponse:
     """The whole tournament as one JSON document that another installation can import."""
-    from .services.transfer import tournament_export_document
-
-    tournament = _tournament(request, slug)
+    tournament = viewable_tournament(request, slug)
     document = tournament_export_document(tournament=tournament)
     response = HttpResponse(
         json.dumps(document, indent=1, ensure_ascii=False), content_type="application/json"

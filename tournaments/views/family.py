@@ -22,7 +22,7 @@ from games import rulesets
 from games.pictures import Picture, Shape
 from tournaments.models import Game, Round
 from tournaments.permissions import can_direct, can_view
-from tournaments.views_board import MAX_PLIES, _load, _players
+from tournaments.views.board import MAX_PLIES, game_or_404, players_in_moving_order
 
 
 @dataclass
@@ -136,17 +136,17 @@ def _steps(ply: int, plies: int) -> list[dict[str, Any]]:
 
 def family_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The position after `?ply=N` plies of a recorded game (the last one by default)."""
-    game = _load(pk)
+    game = game_or_404(pk)
     round_ = game.table.round
     tournament = round_.tournament
     if not can_view(request.user, tournament) or round_.status == Round.Status.PAIRED:
         raise Http404("no such game")
-    if tournament.game == "pentagame":
+    if tournament.ruleset.has_board_page:  # its own replay on the board
         return redirect("games:replay", pk=game.pk)
     draw = tournament.ruleset.picture
     if draw is None or tournament.ruleset.start is None:
         raise Http404("no viewer for this game")
-    players = _players(game)
+    players = players_in_moving_order(game)
     record = _record(game, len(players))
     wanted = _ply(request, len(record["moves"]))
     try:

@@ -10,38 +10,25 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .forms import EntryForm, LateEntryForm, PasteEntriesForm, SkipForm
-from .json_errors import service_error_response
-from .models import Entry, Round, Tournament
-from .services import entries as entry_services
-from .services import rounds as round_services
-from .services import tournaments as tournament_services
-from .services.actor import Actor
-from .services.entries import PasteError
-from .services.errors import ConflictError, ServiceError
-from .services.evenings import evening_reopen
-from .views_manage import _back, director_required, manage_context
-
-
-def _status(exc: ServiceError) -> int:
-    return 409 if isinstance(exc, ConflictError) else 400
-
-
-def _refused(
-    request: HttpRequest, tournament: Tournament, exc: ServiceError, **extra: Any
-) -> HttpResponse:
-    """The organiser's page again, with the message, answering 4xx."""
-    messages.error(request, exc.message)
-    return render(
-        request, "tournaments/manage.html", manage_context(tournament, **extra), status=_status(exc)
-    )
+from ..forms import EntryForm, LateEntryForm, PasteEntriesForm, SkipForm
+from ..json_errors import service_status
+from ..models import Entry, Round, Tournament
+from ..services import entries as entry_services
+from ..services import rounds as round_services
+from ..services import tournaments as tournament_services
+from ..services.actor import Actor
+from ..services.entries import PasteError
+from ..services.errors import ServiceError
+from ..services.evenings import evening_reopen
+from .common import confirmed, director_required, form_problems, to_run_page
+from .run_page import manage_context, refused_on_run_page
 
 
 def _entry(tournament: Tournament, entry_id: int) -> Entry:
@@ -49,12 +36,6 @@ def _entry(tournament: Tournament, entry_id: int) -> Entry:
         raise Http404("no such entry")
     return get_object_or_404(
         Entry.objects.select_related("player"), tournament=tournament, pk=entry_id
-    )
-
-
-def _form_problems(form: Any) -> str:
-    return "; ".join(
-        f"{k}: {' '.join(v)}" if k != "__all__" else " ".join(v) for k, v in form.errors.items()
     )
 
 
@@ -73,7 +54,9 @@ def paste_list(
     """A pasted list (players, or teams): entered whole, or refused whole with the text
     kept in its box and every bad line named, so nothing typed is lost."""
     if not form.is_valid():
-        return _refused(request, tournament, ServiceError(empty, field=field), **{form_key: form})
+        return refused_on_run_page(
+            request, tournament, ServiceError(empty, field=field), **{form_key: form}
+        )
     try:
         done = paste(
             tournament=tournament, text=form.cleaned_data[field], by=Actor.director(request.user)
@@ -89,9 +72,9 @@ def paste_list(
         )
     except ServiceError as exc:
         form.add_error(field, exc.message)
-        return _refused(request, tournament, exc, **{form_key: form})
+        return refused_on_run_page(request, tournament, exc, **{form_key: form})
     messages.success(request, entered % {"count": len(done)})
-    return _back(tournament, anchor)
+    return to_run_page(tournament, anchor)
 
 
 @require_POST
@@ -116,7 +99,9 @@ def entry_add_late(request: HttpRequest, tournament: Tournament) -> HttpResponse
     """One player, with the points for each round they missed (the organiser's choice)."""
     form = LateEntryForm(request.POST)
     if not form.is_valid():
-        return _refused(request, tournament, ServiceError(_form_problems(form)), late_form=form)
+        return refused_on_run_page(
+            request, tournament, ServiceError(form_problems(form)), late_form=form
+        )
     data = form.cleaned_data
     try:
         entry = entry_services.entry_add(
@@ -127,7 +112,7 @@ def entry_add_late(request: HttpRequest, tournament: Tournament) -> HttpResponse
             by=Actor.director(request.user),
         )
     except ServiceError as exc:
-        return _refused(request, tournament, exc, late_form=form)
+        return refused_on_run_page(request, tournament, exc, late_form=form)
     messages.success(request, _("%(name)s entered.") % {"name": entry.player.name})
     return _check_in_back(request, tournament)
 
@@ -153,10 +138,10 @@ def entry_edit(request: HttpRequest, tournament: Tournament, entry_id: int) -> H
                 entry_services.entry_update(entry=entry, by=Actor.director(request.user), **changes)
             except ServiceError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
-                status = _status(exc)
+                status = service_status(exc)
             else:
                 messages.success(request, _("%(name)s saved.") % {"name": data["name"]})
-                return _back(tournament, "#players")
+                return to_run_page(tournament, "#players")
         else:
             status = 400
     return render(
@@ -167,15 +152,11 @@ def entry_edit(request: HttpRequest, tournament: Tournament, entry_id: int) -> H
     )
 
 
-def _confirmed(request: HttpRequest) -> bool:
-    return request.method == "POST" and request.POST.get("confirm") == "yes"
-
-
 @director_required
 def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
     """Asks first (a page with the consequences and one button), then withdraws."""
     entry = _entry(tournament, entry_id)
-    if not _confirmed(request):
+    if not confirmed(request):
         return render(
             request,
             "tournaments/entry_confirm.html",
@@ -184,18 +165,18 @@ def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) 
     try:
         entry_services.entry_withdraw(entry=entry, by=Actor.director(request.user))
     except ServiceError as exc:
-        return _refused(request, tournament, exc)
+        return refused_on_run_page(request, tournament, exc)
     messages.success(
         request,
         _("%(name)s withdrawn; they will not be paired again.") % {"name": entry.player.name},
     )
-    return _back(tournament, "#players")
+    return to_run_page(tournament, "#players")
 
 
 @director_required
 def entry_delete(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
     entry = _entry(tournament, entry_id)
-    if not _confirmed(request):
+    if not confirmed(request):
         return render(
             request,
             "tournaments/entry_confirm.html",
@@ -205,9 +186,9 @@ def entry_delete(request: HttpRequest, tournament: Tournament, entry_id: int) ->
     try:
         entry_services.entry_delete(entry=entry, by=Actor.director(request.user))
     except ServiceError as exc:
-        return _refused(request, tournament, exc)
+        return refused_on_run_page(request, tournament, exc)
     messages.success(request, _("%(name)s removed from the list.") % {"name": name})
-    return _back(tournament, "#players")
+    return to_run_page(tournament, "#players")
 
 
 @require_POST
@@ -217,11 +198,11 @@ def entry_readmit(request: HttpRequest, tournament: Tournament, entry_id: int) -
     try:
         entry_services.entry_readmit(entry=entry, by=Actor.director(request.user))
     except ServiceError as exc:
-        return _refused(request, tournament, exc)
+        return refused_on_run_page(request, tournament, exc)
     messages.success(
         request, _("%(name)s is back and paired from the next round.") % {"name": entry.player.name}
     )
-    return _back(tournament, "#players")
+    return to_run_page(tournament, "#players")
 
 
 @require_POST
@@ -230,7 +211,9 @@ def entry_skip(request: HttpRequest, tournament: Tournament, entry_id: int) -> H
     entry = _entry(tournament, entry_id)
     form = SkipForm(request.POST)
     if not form.is_valid():
-        return _refused(request, tournament, ServiceError(_form_problems(form)), skip_form=form)
+        return refused_on_run_page(
+            request, tournament, ServiceError(form_problems(form)), skip_form=form
+        )
     number = form.cleaned_data["round_number"]
     try:
         entry_services.entry_skip(
@@ -240,12 +223,12 @@ def entry_skip(request: HttpRequest, tournament: Tournament, entry_id: int) -> H
             by=Actor.director(request.user),
         )
     except ServiceError as exc:
-        return _refused(request, tournament, exc)
+        return refused_on_run_page(request, tournament, exc)
     messages.success(
         request,
         _("%(name)s skips round %(number)s.") % {"name": entry.player.name, "number": number},
     )
-    return _back(tournament, "#players")
+    return to_run_page(tournament, "#players")
 
 
 @require_POST
@@ -259,16 +242,12 @@ def entry_unskip(
             entry=entry, round_number=number, by=Actor.director(request.user)
         )
     except ServiceError as exc:
-        return _refused(request, tournament, exc)
+        return refused_on_run_page(request, tournament, exc)
     messages.success(
         request,
         _("%(name)s plays round %(number)s.") % {"name": entry.player.name, "number": number},
     )
-    return _back(tournament, "#players")
-
-
-def _wants_json(request: HttpRequest) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
+    return to_run_page(tournament, "#players")
 
 
 def _check_in_back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
@@ -277,40 +256,54 @@ def _check_in_back(request: HttpRequest, tournament: Tournament) -> HttpResponse
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return redirect(target)
-    return _back(tournament, "#players")
+    return to_run_page(tournament, "#players")
+
+
+def _check_in_entries(tournament: Tournament) -> list[Entry]:
+    return list(
+        tournament.entries.select_related("player")
+        .exclude(status=Entry.Status.WITHDRAWN)
+        .order_by("player__name")
+    )
 
 
 @require_POST
 @director_required
 def entry_check_in(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
-    """One tap: here, or not after all. The check-in page's script asks for JSON and
-    updates the row in place; without the script the form posts and comes back."""
+    """One tap: here, or not after all. The check-in page's tap (htmx) is answered with
+    the player's row as it now is and the count swapped in beside it, a refused one (a
+    closed evening, a withdrawn player) with the row showing why, as a 400 or 409;
+    without JavaScript the form posts and the page comes back."""
     entry = _entry(tournament, entry_id)
     present = request.POST.get("present", "1") == "1"
+    error: ServiceError | None = None
     try:
         entry = entry_services.entry_check_in(
             entry=entry, present=present, by=Actor.director(request.user)
         )
     except ServiceError as exc:
-        if _wants_json(request):
-            return service_error_response(exc)
-        return _refused(request, tournament, exc)
-    if _wants_json(request):
-        checked = tournament.entries.filter(checked_in=True).count()
-        return JsonResponse(
-            {"entry": entry.pk, "checked_in": entry.checked_in, "checked_in_count": checked}
-        )
-    return _check_in_back(request, tournament)
+        if not request.htmx:
+            return refused_on_run_page(request, tournament, exc)
+        error = exc
+    if not request.htmx:
+        return _check_in_back(request, tournament)
+    at_the_door = tournament.entries.exclude(status=Entry.Status.WITHDRAWN)
+    context = {
+        "tournament": tournament,
+        "entry": entry,
+        "error": error.message if error else "",
+        "checked": at_the_door.filter(checked_in=True).count(),
+        "total": at_the_door.count(),
+        "oob": True,
+    }
+    status = 200 if error is None else service_status(error)
+    return render(request, "tournaments/_check_in_answer.html", context, status=status)
 
 
 @director_required
 def check_in(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The door: every entered player, a search as you type, one tap each."""
-    entries = (
-        tournament.entries.select_related("player")
-        .exclude(status=Entry.Status.WITHDRAWN)
-        .order_by("player__name")
-    )
+    entries = _check_in_entries(tournament)
     return render(
         request,
         "tournaments/check_in.html",
@@ -318,6 +311,7 @@ def check_in(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "tournament": tournament,
             "entries": entries,
             "checked": sum(1 for e in entries if e.checked_in),
+            "total": len(entries),
             "late_form": LateEntryForm(),
         },
     )
@@ -331,7 +325,7 @@ def entries_check_in_all(request: HttpRequest, tournament: Tournament) -> HttpRe
             tournament=tournament, by=Actor.director(request.user)
         )
     except ServiceError as exc:
-        return _refused(request, tournament, exc)
+        return refused_on_run_page(request, tournament, exc)
     messages.success(request, _("%(count)s players checked in.") % {"count": count})
     return redirect(reverse("check-in", args=[tournament.slug]))
 
@@ -346,9 +340,9 @@ def rounds_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             tournament=tournament, count=count, by=Actor.director(request.user)
         )
     except ServiceError as exc:
-        return _refused(request, tournament, exc)
+        return refused_on_run_page(request, tournament, exc)
     messages.success(request, _("%(count)s more rounds planned.") % {"count": count})
-    return _back(tournament, "#round")
+    return to_run_page(tournament, "#round")
 
 
 @require_POST
@@ -357,9 +351,9 @@ def evening_reopen_view(request: HttpRequest, tournament: Tournament) -> HttpRes
     try:
         evening_reopen(tournament=tournament, by=Actor.director(request.user))
     except ServiceError as exc:
-        return _refused(request, tournament, exc)
+        return refused_on_run_page(request, tournament, exc)
     messages.success(request, _("The evening is open again; its rating is taken back."))
-    return _back(tournament)
+    return to_run_page(tournament)
 
 
 def _round_undo(
@@ -377,9 +371,9 @@ def _round_undo(
     try:
         service(round=round_, by=Actor.director(request.user))
     except ServiceError as exc:
-        return _refused(request, tournament, exc)
+        return refused_on_run_page(request, tournament, exc)
     messages.success(request, done % {"number": number})
-    return _back(tournament, "#round")
+    return to_run_page(tournament, "#round")
 
 
 @require_POST

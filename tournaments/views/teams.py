@@ -13,18 +13,19 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .csv_export import SafeWriter
-from .forms import TeamForm, TeamNameForm, TeamsPasteForm
-from .live import POLL_MS, live_etag, live_page, standings_state
-from .models import Team, Tournament
-from .selectors.standings import tournament_standings
-from .selectors.teams import team_standings
-from .services import teams as team_services
-from .services.actor import Actor
-from .services.errors import ServiceError
-from .views import _tournament
-from .views_desk import _confirmed, _form_problems, _refused, _status, paste_list
-from .views_manage import _back, director_required
+from ..csv_export import SafeWriter
+from ..forms import TeamForm, TeamNameForm, TeamsPasteForm
+from ..json_errors import service_status
+from ..live import POLL_MS, live_etag, live_page, standings_state
+from ..models import Team, Tournament
+from ..selectors.standings import tournament_standings
+from ..selectors.teams import team_standings
+from ..services import teams as team_services
+from ..services.actor import Actor
+from ..services.errors import ServiceError
+from .common import confirmed, director_required, form_problems, to_run_page, viewable_tournament
+from .desk import paste_list
+from .run_page import refused_on_run_page
 
 
 def _team(tournament: Tournament, team_id: int) -> Team:
@@ -61,7 +62,9 @@ def team_form(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Two players already entered, and in no team, become a team."""
     form = TeamForm(request.POST, tournament=tournament)
     if not form.is_valid():
-        return _refused(request, tournament, ServiceError(_form_problems(form)), team_form=form)
+        return refused_on_run_page(
+            request, tournament, ServiceError(form_problems(form)), team_form=form
+        )
     data = form.cleaned_data
     try:
         team = team_services.team_form(
@@ -73,9 +76,9 @@ def team_form(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         )
     except ServiceError as exc:
         form.add_error(exc.field if exc.field in form.fields else None, exc.message)
-        return _refused(request, tournament, exc, team_form=form)
+        return refused_on_run_page(request, tournament, exc, team_form=form)
     messages.success(request, _("Team %(name)s entered.") % {"name": team.name})
-    return _back(tournament, "#teams")
+    return to_run_page(tournament, "#teams")
 
 
 @director_required
@@ -91,10 +94,10 @@ def team_edit(request: HttpRequest, tournament: Tournament, team_id: int) -> Htt
                 )
             except ServiceError as exc:
                 form.add_error("name", exc.message)
-                status = _status(exc)
+                status = service_status(exc)
             else:
                 messages.success(request, _("Team %(name)s saved.") % {"name": team.name})
-                return _back(tournament, "#teams")
+                return to_run_page(tournament, "#teams")
         else:
             status = 400
     return render(
@@ -110,7 +113,7 @@ def _confirm_or(
 ) -> HttpResponse | None:
     """The page asking first (with the consequences and one button), or None once the
     organiser has confirmed."""
-    if _confirmed(request):
+    if confirmed(request):
         return None
     return render(
         request,
@@ -135,9 +138,9 @@ def _confirmed_team_action(
     try:
         service(team=team, by=Actor.director(request.user))
     except ServiceError as exc:
-        return _refused(request, tournament, exc)
+        return refused_on_run_page(request, tournament, exc)
     messages.success(request, done % {"name": team.name})
-    return _back(tournament, "#teams")
+    return to_run_page(tournament, "#teams")
 
 
 @director_required
@@ -159,11 +162,11 @@ def team_readmit(request: HttpRequest, tournament: Tournament, team_id: int) -> 
     try:
         team_services.team_readmit(team=team, by=Actor.director(request.user))
     except ServiceError as exc:
-        return _refused(request, tournament, exc)
+        return refused_on_run_page(request, tournament, exc)
     messages.success(
         request, _("%(name)s is back and paired from the next round.") % {"name": team.name}
     )
-    return _back(tournament, "#teams")
+    return to_run_page(tournament, "#teams")
 
 
 @director_required
@@ -199,7 +202,7 @@ def _team_standings_csv(tournament: Tournament) -> HttpResponse:
 def team_standings_view(request: HttpRequest, slug: str) -> HttpResponse:
     """The teams' standings, and the players' below them (a player scores her team's
     dropped score in every game). Live like the players' standings page."""
-    tournament = _tournament(request, slug)
+    tournament = viewable_tournament(request, slug)
     if not tournament.is_team_event:
         raise Http404("not a team event")
     fmt = request.GET.get("format")

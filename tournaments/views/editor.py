@@ -1,25 +1,25 @@
 """The organiser's pairing editor on the round page (before publishing): each seated
 player has a "move to" choice (a table, the bye, the new table); the page shows the
 warnings of the pairing and of the change, and asks for a reason before saving a change
-that creates one. Plain forms; agon/pairing_editor.js only shows the warnings live."""
+that creates one. Plain forms; htmx posts the form to the live check on each change and
+swaps in the warnings it answers (agon/pairing_editor.js makes the reason required)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from .json_errors import error_response
-from .models import Entry, Round, Seat, Tournament
-from .services.errors import ConflictError, ServiceError
-from .services.pairing_edit import (
+from ..models import Entry, Round, Seat, Tournament
+from ..services.errors import ConflictError, ServiceError
+from ..services.pairing_edit import (
     NEW_TABLE,
     PairingWarningsError,
     Target,
@@ -27,97 +27,13 @@ from .services.pairing_edit import (
     round_seats_rearrange,
     round_table_split,
 )
-from .services.results import Actor
-from .views_manage import director_required
+from ..services.results import Actor
+from .common import director_required
+from .run_page import editor_context, manage_context
 
 REASON_MAX = 500
 # More places than this (tables, the bye, the new table) and the editor's "move to" is
 # typed rather than chosen from a drop-down.
-TYPED_ABOVE = 24
-
-
-@dataclass
-class EditorRow:
-    entry_id: int
-    name: str
-    table: int
-    is_bye: bool
-    position: int
-    choice: str
-
-
-@dataclass
-class Editor:
-    rows: list[EditorRow]
-    options: list[tuple[str, str]]
-    splittable: list[int]
-    current: list[str]
-    created: list[str] = field(default_factory=list)
-    error: str = ""
-    reason: str = ""
-
-    @property
-    def typed(self) -> bool:
-        """Many places (a big Swiss): each "move to" is a typed field with one shared list
-        of suggestions, as a drop-down per player would repeat every table for every
-        player (250 tables × 500 players = 125,000 options, megabytes of page)."""
-        return len(self.options) > TYPED_ABOVE
-
-
-def _value(target: Target) -> str:
-    return "bye" if target is None else str(target)
-
-
-def editor_context(
-    round_: Round, posted: dict[int, str] | None = None, **extra: Any
-) -> Editor | None:
-    """The editor for an unpublished round of a tournament that is not a team event;
-    ``posted`` keeps the choices of a refused form."""
-    if round_.status != Round.Status.PAIRED or round_.tournament.is_team_event:
-        return None
-    # Plain rows, not model instances: a big Swiss seats 500 players.
-    seats = (
-        Seat.objects.filter(round=round_)
-        .exclude(entry__status=Entry.Status.WITHDRAWN)
-        .order_by("table__number", "position")
-        .values_list(
-            "entry_id", "entry__player__name", "table__number", "table__is_bye", "position"
-        )
-    )
-    posted = posted or {}
-    rows = [
-        EditorRow(
-            entry_id=entry_id,
-            name=name,
-            table=number,
-            is_bye=is_bye,
-            position=position,
-            choice=posted.get(entry_id, str(number)),
-        )
-        for entry_id, name, number, is_bye, position in seats
-    ]
-    tables = list(round_.tables.order_by("number").values_list("number", "is_bye"))
-    options: list[tuple[str, str]] = []
-    for number, is_bye in tables:
-        label = (
-            _("table %(number)s (bye)") % {"number": number}
-            if is_bye
-            else _("table %(number)s") % {"number": number}
-        )
-        options.append((str(number), label))
-    options += [("bye", _("the bye")), (NEW_TABLE, _("the new table"))]
-    sizes: dict[int, int] = {}
-    for row in rows:
-        if not row.is_bye:
-            sizes[row.table] = sizes.get(row.table, 0) + 1
-    current = round_edit_preview(round=round_, moves=[]).current
-    return Editor(
-        rows=rows,
-        options=options,
-        splittable=[n for n, size in sorted(sizes.items()) if size >= 3],
-        current=current,
-        **extra,
-    )
 
 
 class _BadInput(Exception):
@@ -127,9 +43,12 @@ class _BadInput(Exception):
         self.field = field_name
 
 
-def _moves(round_: Round, post: Any) -> tuple[list[tuple[Entry, Target]], dict[int, str]]:
+def _moves(
+    round_: Round, post: Any, blank_stays: bool = False
+) -> tuple[list[tuple[Entry, Target]], dict[int, str]]:
     """The moves a posted editor form asks for: every `to_<entry>` whose choice differs
-    from the player's table. Only players seated in this round and not withdrawn."""
+    from the player's table. Only players seated in this round and not withdrawn. With
+    ``blank_stays`` (the live check) a typed place cleared to type another is no move."""
     seated = {
         s.entry_id: s
         for s in Seat.objects.filter(round=round_)
@@ -146,6 +65,8 @@ def _moves(round_: Round, post: Any) -> tuple[list[tuple[Entry, Target]], dict[i
         if not raw_id.isdigit() or int(raw_id) not in seated:
             raise _BadInput(_("this player has no seat in this round"), "entry")
         seat = seated[int(raw_id)]
+        if blank_stays and not value:
+            continue
         target: Target
         # Typed (a big round's editor) also in the page's language: "spielfrei", "neu".
         if value in ("bye", _("bye").lower()):
@@ -180,7 +101,6 @@ def _refused(
     created: list[str] | None = None,
     status: int = 400,
 ) -> HttpResponse:
-    from .views_manage import manage_context
 
     editor = editor_context(
         round_, posted, error=error, created=created or [], reason=_reason(request.POST)
@@ -233,11 +153,28 @@ def round_edit(request: HttpRequest, tournament: Tournament, number: int) -> Htt
 @require_POST
 @director_required
 def round_edit_check(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    """The live warnings of the editor's form as it stands (nothing is saved)."""
+    """The live warnings of the editor's form as it stands (nothing is saved): the
+    editor's warnings box, the same template as the page's, a refused choice's message
+    in it as a 400 (409 for a conflict). The event `agon:editor-check` tells the page
+    whether the change creates a warning (the reason is then required). A round no longer
+    editable (published meanwhile) sends the page to the organiser's page again."""
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
+    if round_.status != Round.Status.PAIRED or tournament.is_team_event:
+        page = reverse("tournament-manage", args=[tournament.slug]) + "#editor"
+        return HttpResponseClientRedirect(page) if request.htmx else redirect(page)
+    created: list[str] = []
+    error, status = "", 200
     try:
-        moves, _posted = _moves(round_, request.POST)
+        moves, _posted = _moves(round_, request.POST, blank_stays=True)
         check = round_edit_preview(round=round_, moves=moves)
+        current, created = check.current, check.created
     except (ServiceError, _BadInput) as exc:
-        return error_response(exc.message, field=exc.field)
-    return JsonResponse({"current": check.current, "after": check.after, "created": check.created})
+        error, status = exc.message, 409 if isinstance(exc, ConflictError) else 400
+        current = round_edit_preview(round=round_, moves=[]).current
+    response = render(
+        request,
+        "tournaments/_editor_warnings.html",
+        {"editor": {"created": created, "current": current}, "check_error": error},
+        status=status,
+    )
+    return trigger_client_event(response, "agon:editor-check", {"reasonRequired": bool(created)})

@@ -1,0 +1,131 @@
+"""The one way to a result. The results screen, the recording board, a player's link and
+the API each turn what they were sent into a `ResultEntry` and call `game_result_record`;
+nothing else writes a game's result for a client. Here, once, below every client:
+
+- the results screen's pieces-out notation (`31`, `3 1 2 0`, `3 1 u`) is read
+  (`pieces_out`);
+- a move record typed as text is split into moves, or read as the online client's
+  JSON event list when it starts with `[`;
+- the seat a player's client names is checked against her link's seat;
+- a director's entry that repeats the game's final result writes nothing.
+
+Every table size (2, 3, 2 vs 2, 5) and every game of the family goes the same way: the
+seats come from the table, the rules from `games/rulesets.py` (services/results.py).
+"Open for reports" is checked in services/results.py, where a report is written."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from tournaments.models import Game
+
+from .actor import Actor
+from .errors import ServiceError
+from .results import game_import_events, game_record_moves, game_record_out
+
+
+@dataclass(frozen=True)
+class ResultEntry:
+    """What a client sent for one game: pieces out (as numbers per seat, or as the
+    results screen's text), or a move record (moves, or text), or engine events."""
+
+    out: Sequence[int | None] | None = None
+    out_text: str = ""
+    finished: bool = True
+    colours_out: Mapping[str, str] | None = None
+    moves: Sequence[str] | None = None
+    moves_text: str = ""
+    events: Any = None
+    setup: Mapping[str, Any] | None = None
+    # With a move record: the turn ended before the game did (the results screen's `u`,
+    # the API's `turn_ended`), an unfinished result; without it a record that stops
+    # early is a game in progress.
+    turn_ended: bool = False
+    # The seat a player's client names (v1 clients send it): must be the link's own.
+    position: int | None = None
+
+
+def pieces_out(text: str, seats: int, target: int) -> tuple[list[int | None], bool]:
+    """The pieces-out notation: one number per seat in seat order, separated by spaces
+    (or `:`, `-`, `,`, `;`, `/`), or run together when every number is one digit (`31`,
+    `3120` for a 2 vs 2 table); a `u` anywhere marks the game unfinished (the turn
+    ended). Returns the numbers and whether the game finished."""
+    cleaned = text.strip().lower()
+    finished = "u" not in cleaned
+    cleaned = cleaned.replace("u", " ")
+    for separator in ":-,;/":
+        cleaned = cleaned.replace(separator, " ")
+    parts = cleaned.split()
+    if len(parts) == 1 and len(parts[0]) == seats and seats > 1 and target <= 9:
+        parts = list(parts[0])
+    if not parts:
+        raise ServiceError(_("type the pieces out of each seat, e.g. 3 1"), field="out")
+    if not all(p.isascii() and p.isdigit() and len(p) <= 4 for p in parts):
+        raise ServiceError(
+            _("only numbers, one per seat (and u for an unfinished game): %(text)s")
+            % {"text": text.strip()[:40]},
+            field="out",
+        )
+    if len(parts) != seats:
+        raise ServiceError(
+            _("%(given)s numbers for %(seats)s seats") % {"given": len(parts), "seats": seats},
+            field="out",
+        )
+    return [int(p) for p in parts], finished
+
+
+def moves_from_text(text: str) -> list[str]:
+    """A typed move record: one move per line, or separated by commas."""
+    return [m.strip() for m in text.replace(",", "\n").splitlines() if m.strip()]
+
+
+def check_reporting_seat(by: Actor, position: int | None) -> None:
+    """A player's link acts as that player only: a seat named by her client must be
+    hers. (The one place this rule lives: reports, saves from the board, confirmations.)"""
+    if by.seat is not None and position is not None and position != by.seat.position:
+        raise ServiceError(
+            _("this link belongs to seat %(seat)s, not seat %(other)s")
+            % {"seat": by.seat.position, "other": position},
+            field="position",
+        )
+
+
+def _repeats_final_result(game: Game, out: Sequence[int | None], finished: bool) -> bool:
+    """A director's pieces out that are the game's final result already."""
+    if not game.confirmed or game.status == Game.Status.PENDING:
+        return False
+    status = Game.Status.FINISHED if finished else Game.Status.UNFINISHED
+    return game.status == status and game.out_list(len(out)) == list(out)
+
+
+def game_result_record(
+    *, game: Game, entry: ResultEntry, version: int | None = None, by: Actor
+) -> Game:
+    """Write what a client sent for ``game`` through the result services: a director's
+    entry (final at once) or a player's report (waits for another seat). Refused input
+    raises ServiceError naming the field, a stale ``version`` ConflictError; nothing is
+    saved then. Returns the game as it now is."""
+    check_reporting_seat(by, entry.position)
+    common: dict[str, Any] = {"game": game, "version": version, "by": by}
+    text = entry.moves_text.strip()
+    if entry.events is not None or text.startswith("["):
+        return game_import_events(
+            events=entry.events if entry.events is not None else text, **common
+        )
+    if entry.moves is not None or text:
+        moves = list(entry.moves) if entry.moves is not None else moves_from_text(text)
+        finished = False if entry.turn_ended or "u" in entry.out_text.lower() else None
+        return game_record_moves(moves=moves, finished=finished, setup=entry.setup, **common)
+    seats = game.table.seats.count()
+    if entry.out_text.strip():
+        out, finished = pieces_out(entry.out_text, seats, game.target)
+    else:
+        out, finished = list(entry.out or []), entry.finished
+    colours = any((entry.colours_out or {}).values())
+    if not by.is_player and not colours and _repeats_final_result(game, out, finished):
+        return game
+    return game_record_out(out=out, finished=finished, colours_out=entry.colours_out, **common)

@@ -1,0 +1,359 @@
+"""Results: the organiser's results screen (one row per game, saved as she leaves it)
+and a player's private link (report, confirm). Both send what was typed through the one
+result path (services/result_path.py); a refused result names its field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournaments.json_errors import service_status
+from tournaments.models import Game
+
+from ..forms import (
+    ResultForm,
+)
+from ..live import POLL_MS, live_etag, live_page, round_state, standings_state
+from ..models import (
+    ResultSubmission,
+    Round,
+    Seat,
+    Tournament,
+)
+from ..selectors.rounds import round_progress, round_progress_counted, round_tables, round_trails
+from ..services.errors import ConflictError, ServiceError
+from ..services.result_path import game_result_record
+from ..services.results import Actor, game_confirm, result_accept
+from ..templatetags.organiser_rows import Refusal, result_row
+from .common import (
+    director_required,
+    posted_game,
+    round_or_404,
+    run_action,
+)
+
+
+def _results_post(request: HttpRequest, game: Game, by: Actor) -> bool:
+    """Validate and save one game's result form; errors become messages naming the game."""
+    seats = game.table.seats.count()
+    form = ResultForm(request.POST)
+    label = _("Table %(table)s, game %(game)s") % {"table": game.table.number, "game": game.number}
+    if not form.is_valid():
+        problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
+        messages.error(request, f"{label}: {problems}")
+        return False
+    try:
+        game_result_record(
+            game=game, entry=form.entry(seats), version=form.cleaned_data["version"], by=by
+        )
+    except ServiceError as exc:
+        messages.error(request, f"{label}: {exc.message}")
+        return False
+    state = (
+        ResultSubmission.objects.filter(game=game, by_seat=by.seat)
+        .values_list("state", flat=True)
+        .first()
+        if by.is_player
+        else None
+    )
+    if state == ResultSubmission.State.CONFIRMED:
+        messages.success(
+            request,
+            _("%(label)s: your report agrees with your opponent's; it counts.") % {"label": label},
+        )
+    elif state == ResultSubmission.State.DISPUTED:
+        messages.warning(
+            request,
+            _("%(label)s: your report differs from your opponent's; the organiser decides.")
+            % {"label": label},
+        )
+    elif state is not None:
+        messages.success(
+            request,
+            _("%(label)s: result reported; an opponent must confirm it.") % {"label": label},
+        )
+    else:
+        messages.success(request, _("%(label)s: result saved.") % {"label": label})
+    return True
+
+
+@director_required
+def round_results(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    round_ = round_or_404(tournament, number)
+    if request.method == "POST":
+        game = posted_game(request, table__round=round_)
+        _results_post(request, game, Actor.director(request.user))
+        return redirect(
+            reverse("round-results", args=[tournament.slug, number]) + f"#table-{game.table.number}"
+        )
+    return live_page(
+        request,
+        results_etag(request, tournament, round_),
+        lambda etag: render(
+            request,
+            "tournaments/results.html",
+            {**results_screen(tournament, round_), "live_etag": etag, "live_poll": POLL_MS},
+        ),
+    )
+
+
+def results_screen(tournament: Tournament, round_: Round) -> dict[str, Any]:
+    """The results screen's context: every table of the round with its games, each
+    game's submissions, and the round's progress; a fixed number of queries however
+    many tables the round has."""
+    tables = [t for t in round_tables(round_=round_) if not t.is_bye]
+    round_trails(tables)
+    return {
+        "tournament": tournament,
+        "round": round_,
+        "tables": tables,
+        "progress": round_progress(tables),
+    }
+
+
+def results_etag(request: HttpRequest, tournament: Tournament, round_: Round) -> str:
+    """Changes with any game of the round (a report, a confirmation, an entry bumps the
+    game's version) and the round's state."""
+    return live_etag(request, "results", standings_state(tournament), *round_state(round_))
+
+
+def _row_response(
+    request: HttpRequest,
+    tournament: Tournament,
+    round_: Round,
+    game_id: int,
+    *,
+    status: int = 200,
+    refused: Refusal | None = None,
+) -> HttpResponse:
+    """One game's row of the results screen as it now is (a refused save's with its
+    message and what was typed), and the round's progress swapped in out of band: the
+    same renderers as the page's. Only that game's table is loaded, and the progress is
+    counted in the database, so a save costs the same in a round of 250 tables as in
+    one of 5."""
+    table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).get()
+    tables = round_tables(round_=round_, table_id=table_id)
+    round_trails(tables)
+    table = tables[0]
+    game = next(g for g in table.games if g.id == game_id)
+    row = result_row(request, tournament, round_, table, game, refused)
+    progress = render_to_string(
+        "tournaments/_round_progress.html",
+        {"progress": round_progress_counted(round_), "oob": True},
+        request,
+    )
+    # htmx parses a <tr> answer as a table's rows, where a <p> has no place: a
+    # <template> carries it, and htmx takes out-of-band swaps from templates too.
+    return HttpResponse(format_html("{}<template>{}</template>", row, progress), status=status)
+
+
+def _refusal(error: ServiceError, posted: Any, version: int | None) -> Refusal:
+    """A refused save as its row shows it: what was typed kept; a conflict keeps the
+    version it was typed against (leaving the field again is refused again until the
+    organiser has looked at the other result)."""
+    typed = {
+        name: str(value)
+        for name, value in posted.items()
+        if name in {"out", "moves"} or name.startswith("colours_")
+    }
+    return Refusal(
+        message=error.message,
+        at=_screen_field(error.field),
+        typed=typed,
+        version=version if isinstance(error, ConflictError) else None,
+    )
+
+
+def _screen_field(field: str | None) -> str:
+    """The results screen's input a service error belongs to: the one pieces-out field
+    for any seat's pieces out (and for a version conflict)."""
+    if not field or field.startswith("out") or field in {"version", "game", "position"}:
+        return "out"
+    return field
+
+
+def _screen_game(round_: Round, game_id: int) -> Game:
+    return get_object_or_404(
+        Game.objects.select_related("table"),
+        pk=game_id,
+        table__round=round_,
+        table__is_bye=False,
+    )
+
+
+def _posted_version(request: HttpRequest) -> int | None:
+    raw = request.POST.get("version", "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else None
+
+
+@require_http_methods(["GET", "POST"])
+@director_required
+def round_result_save(
+    request: HttpRequest, tournament: Tournament, number: int, game_id: int
+) -> HttpResponse:
+    """Save one game of the results screen as the organiser leaves its field: the row's
+    pieces out (`3 1`), or its move record, through the result services. An htmx request
+    (`request.htmx`) is answered with the row as it now is and the round's progress; a
+    refused result is a 400 and a stale version a 409, each with the row showing the
+    service's message and what was typed. A GET answers the row as it is (a conflict's
+    "show the current result"). Without JavaScript: a redirect back to the screen."""
+    round_ = round_or_404(tournament, number)
+    game = _screen_game(round_, game_id)
+    back = reverse("round-results", args=[tournament.slug, number]) + f"#game-{game.pk}"
+    if request.method == "GET":
+        return (
+            _row_response(request, tournament, round_, game.pk) if request.htmx else redirect(back)
+        )
+    seats = game.table.seats.count()
+    by = Actor.director(request.user)
+    label = _("Table %(table)s, game %(game)s") % {"table": game.table.number, "game": game.number}
+    error: ServiceError | None = None
+    try:
+        form = ResultForm(request.POST)
+        if not form.is_valid():
+            field, problems = next(iter(form.errors.items()))
+            raise ServiceError(" ".join(problems), field=field)
+        game_result_record(
+            game=game, entry=form.entry(seats), version=form.cleaned_data["version"], by=by
+        )
+    except ServiceError as exc:
+        error = exc
+    if not request.htmx:
+        if error is not None:
+            messages.error(request, f"{label}: {error.message}")
+        else:
+            messages.success(request, _("%(label)s: result saved.") % {"label": label})
+        return redirect(back)
+    if error is None:
+        return _row_response(request, tournament, round_, game.pk)
+    return _row_response(
+        request,
+        tournament,
+        round_,
+        game.pk,
+        status=service_status(error),
+        refused=_refusal(error, request.POST, _posted_version(request)),
+    )
+
+
+@require_POST
+@director_required
+def round_result_accept(
+    request: HttpRequest, tournament: Tournament, number: int, submission_id: int
+) -> HttpResponse:
+    """On the results screen: this player's report (waiting or disputed) is the result.
+    Answered as a save is (the row, or a redirect without JavaScript)."""
+    round_ = round_or_404(tournament, number)
+    submission = get_object_or_404(
+        ResultSubmission.objects.select_related("game__table", "by_seat__entry__player"),
+        pk=submission_id,
+        game__table__round=round_,
+    )
+    game = submission.game
+    version = _posted_version(request)
+    error: ServiceError | None = None
+    try:
+        result_accept(submission=submission, version=version, by=Actor.director(request.user))
+    except ServiceError as exc:
+        error = exc
+    if not request.htmx:
+        label = _("Table %(table)s, game %(game)s") % {
+            "table": game.table.number,
+            "game": game.number,
+        }
+        if error is not None:
+            messages.error(request, f"{label}: {error.message}")
+        else:
+            messages.success(request, _("%(label)s: report accepted.") % {"label": label})
+        return redirect(
+            reverse("round-results", args=[tournament.slug, number]) + f"#game-{game.pk}"
+        )
+    if error is None:
+        return _row_response(request, tournament, round_, game.pk)
+    refused = Refusal(
+        message=error.message,
+        at="out",
+        version=version if isinstance(error, ConflictError) else None,
+    )
+    return _row_response(
+        request, tournament, round_, game.pk, status=service_status(error), refused=refused
+    )
+
+
+@require_POST
+@director_required
+def submission_accept(
+    request: HttpRequest, tournament: Tournament, submission_id: int
+) -> HttpResponse:
+    """The organiser's one click on the open-tables page: this report is the result."""
+    submission = get_object_or_404(
+        ResultSubmission.objects.select_related("game__table__round", "by_seat__entry__player"),
+        pk=submission_id,
+        game__table__round__tournament=tournament,
+    )
+    game = submission.game
+    round_ = game.table.round
+    name = submission.by_seat.entry.player.name if submission.by_seat else ""
+    run_action(
+        request,
+        lambda: result_accept(submission=submission, by=Actor.director(request.user)),
+        _("Table %(table)s, game %(game)s: %(name)s's report accepted.")
+        % {"table": game.table.number, "game": game.number, "name": name},
+    )
+    return redirect(
+        reverse("round-open-tables", args=[tournament.slug, round_.number])
+        + f"#table-{game.table.number}"
+    )
+
+
+def player_seat(token: str) -> Seat:
+    """The seat a player's private link belongs to; any other token is a 404."""
+    return get_object_or_404(
+        Seat.objects.select_related("table__round__tournament", "entry__player"),
+        report_token=token,
+        table__is_bye=False,
+    )
+
+
+def seat_report(request: HttpRequest, token: str) -> HttpResponse:
+    """A player's private link (QR code beside their name on the score sheet): they
+    report their own table's games and confirm an opponent's report, as themselves only."""
+    seat = player_seat(token)
+    table = seat.table
+    round_ = table.round
+    open_for_reports = round_.status == Round.Status.PUBLISHED
+    by = Actor.player(seat)
+    if request.method == "POST":
+        # Whether the round is open for reports is the services' to say (one place).
+        game = posted_game(request, table=table)
+        if "confirm" in request.POST:
+            run_action(
+                request,
+                lambda: game_confirm(game=game, by=by),
+                _("Game %(number)s: result confirmed.") % {"number": game.number},
+            )
+        else:
+            _results_post(request, game, by)
+        return redirect("seat-report", token=token)
+    rows = [t for t in round_tables(round_=round_) if t.id == table.pk]
+    reported = set(ResultSubmission.objects.filter(by_seat=seat).values_list("game_id", flat=True))
+    return render(
+        request,
+        "tournaments/report.html",
+        {
+            "table": rows[0],
+            "round": round_,
+            "tournament": round_.tournament,
+            "open": open_for_reports,
+            "seat": seat,
+            "reported": reported,
+        },
+    )
