@@ -104,6 +104,9 @@ def test_a_partial_record_saved_on_the_board_keeps_the_game_in_progress_and_out_
     assert f"in progress, ply {len(partial)}" in page.content.decode()
     screen = client.get(reverse("round-results", args=[round_.tournament.slug, round_.number]))
     assert f"in progress, ply {len(partial)}" in screen.content.decode()
+    projector = client.get(reverse("projector-data", args=[round_.tournament.slug])).json()
+    shown = next(g for t in projector["tables"] if not t["bye"] for g in t["games"])
+    assert shown["out"] is None and shown["plies"] == len(partial)
 
     # Finishing the record makes it a result that counts.
     assert _save_on_board(client, games[0], record).status_code == 200

@@ -118,6 +118,8 @@ def projector_payload(tournament: Tournament, round_: Round | None) -> dict[str,
                         "status": g.status,
                         "confirmed": g.confirmed,
                         "out": g.out if g.played else None,
+                        # A game in progress: the plies recorded so far, not a result.
+                        "plies": g.moves if g.in_progress else None,
                     }
                     for g in t.games
                 ],
@@ -166,6 +168,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
                 "labels": {
                     "tables": _("Round %(number)s: tables"),
                     "tables_none": _("No round is running"),
+                    "in_progress": _("in progress, ply %(ply)s"),
                     "standings": _("Standings after round %(number)s"),
                     "standings_none": _("Standings"),
                     "page": _("page %(page)s of %(pages)s"),

@@ -46,7 +46,8 @@ function lines(values) {
 }
 
 function gameText(game) {
-  return game.out ? game.out.join(":") : "—";
+  if (game.out) return game.out.join(":");
+  return game.plies === null || game.plies === undefined ? "—" : fill(labels.in_progress, { ply: game.plies });
 }
 
 function renderTables() {
