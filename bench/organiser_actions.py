@@ -9,7 +9,7 @@ organiser's pages send:
 
 - pair round 6 (the manage page's form post),
 - publish it,
-- save one game's result (the results screen's background save, JSON answer),
+- save one game's result (the results screen's background save, answered with the row),
 - render the manage page and the results screen (GET),
 - close round 6 (its other results entered through the services first).
 
@@ -124,15 +124,16 @@ class Session:
         self.conn = http.client.HTTPConnection(HOST, port, timeout=60)
 
     def request(
-        self, method: str, path: str, form: dict[str, str] | None = None, json_answer: bool = False
+        self, method: str, path: str, form: dict[str, str] | None = None, fragment: bool = False
     ) -> dict[str, Any]:
         headers = {"Host": HOST, "Cookie": self.cookie}
         body = None
         if form is not None:
             body = urlencode({"csrfmiddlewaretoken": self.csrf, **form})
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-        if json_answer:
-            headers["Accept"] = "application/json"
+        if fragment:
+            # As the page's htmx does: the answer is the game's row, not a redirect.
+            headers["HX-Request"] = "true"
         start = time.perf_counter()
         self.conn.request(method, path, body=body, headers=headers)
         response = self.conn.getresponse()
@@ -223,7 +224,7 @@ def measure(
             "POST",
             f"{manage}rounds/6/results/{game.pk}/",
             {"version": str(game.version), "out": " ".join(["3"] + ["1"] * (seats - 1))},
-            json_answer=True,
+            fragment=True,
         )
         check(answer, 200, "save one result")
         game.refresh_from_db()
