@@ -4,6 +4,13 @@ Run from the project root::
 
     .venv/bin/python bench/pairing.py            # 100, 1,000 and 4,000 players
     .venv/bin/python bench/pairing.py --quick    # 100 and 1,000, no dense anchor
+    .venv/bin/python bench/pairing.py --process 1000,4000,20000 --bbp PATH/bbpPairings.exe
+
+``--process`` times instead the whole command ``python -m tournaments.pairing`` (CPU of
+the process: start-up, JSON, pairing) on the round-6 fields of the sizes given, against
+bbpPairings' Burstein system (``--bbp``, a binary built from its source: no registry
+ships it) pairing the same field written as a TRF file, in the same run, alternating;
+``--baseline DIR`` alternates with a copy of an earlier ``tournaments/`` in DIR too.
 
 Pairs round 6 of simulated tournaments (5 rounds played with the engine's default, the
 book's method) for every policy, with both pairing methods on the same field: the book's
@@ -17,9 +24,14 @@ tables; not a test.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import platform
 import random
+import resource
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -139,10 +151,127 @@ def standings_input(
     return players, results
 
 
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def request_json(state: SimulatedTournament, policy: Policy) -> str:
+    """The round-6 field as ``python -m tournaments.pairing`` reads it."""
+    return json.dumps(
+        {
+            "policy": policy,
+            "players": [
+                {"id": p.id, "score": p.score, "seed": p.seed, "starts": p.starts}
+                for p in state.players
+            ],
+            "met": [[m.a, m.b, m.round] for m in state.met],
+            "had_triple": sorted(state.had_triple),
+            "had_bye": sorted(state.had_bye),
+        }
+    )
+
+
+def trf(state: SimulatedTournament, seed: int = 6) -> str:
+    """The same field for bbpPairings (TRF-2006): rounds 1-5, every 2-player table a game
+    (seat 0 white), results drawn with a fixed seed (the pairing's work is the field's
+    size and history, not who won). Only fields without 3-player tables (even sizes)."""
+    rng = random.Random(seed)
+    number = {p.id: i + 1 for i, p in enumerate(state.players)}
+    games: dict[int, list[str]] = {i: [] for i in number.values()}
+    points = dict.fromkeys(number.values(), 0.0)
+    value = {"1": 1.0, "0": 0.0, "=": 0.5}
+    for pairing in state.rounds:
+        for table in pairing.tables:
+            if len(table.seats) != 2 or pairing.bye is not None:
+                raise ValueError("bbpPairings pairs 2-player games only")
+            a, b = number[table.seats[0]], number[table.seats[1]]
+            ra = rng.choice("10=")
+            rb = {"1": "0", "0": "1", "=": "="}[ra]
+            games[a].append(f"  {b:4d} w {ra}")
+            games[b].append(f"  {a:4d} b {rb}")
+            points[a] += value[ra]
+            points[b] += value[rb]
+    lines = ["012 Agon pairing benchmark", f"XXR {len(state.rounds) + 1}"]
+    for i in sorted(games):
+        head = f"001 {i:4d} {'':4} {f'Player{i:05d}':33} {2000:4d} {'':3} {'':11} {'':10}"
+        lines.append(f"{head} {points[i]:4.1f} {i:4d}" + "".join(games[i]))
+    return "\n".join(lines) + "\n"
+
+
+def process_cpu(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
+    """User + system CPU seconds of one child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def whole_process(sizes: list[int], repeat: int, bbp: str | None, baseline: str | None) -> None:
+    """``python -m tournaments.pairing`` on round 6 of a simulated ``pairs+triple`` Swiss
+    (5 rounds played by the book's method), CPU of the whole process, best of
+    ``repeat``, alternating with bbpPairings --burstein (once at 4,000 players and up:
+    about two minutes there) and with the baseline tree if given."""
+    print(f"# {time.strftime('%Y-%m-%d %H:%M:%S')}  load {os.getloadavg()}")
+    print()
+    print(
+        "| players | command, CPU of the process (best of runs) | per player "
+        "| Burstein (bbpPairings) | ratio |"
+    )
+    print("|---|---|---|---|---|")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    per_player: dict[int, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            state = simulate(n, 5, policy="pairs+triple", seed=n)
+            field = Path(tmp) / f"field{n}.json"
+            field.write_text(request_json(state, "pairs+triple"))
+            trf_file = Path(tmp) / f"field{n}.trf"
+            use_bbp = bbp is not None and n % 2 == 0 and n <= 9999  # TRF: 4-digit ids
+            if use_bbp:
+                trf_file.write_text(trf(state))
+            ours: list[float] = []
+            base: list[float] = []
+            burstein: list[float] = []
+            command = [sys.executable, "-m", "tournaments.pairing", str(field)]
+            for run in range(repeat):
+                ours.append(process_cpu(command, ROOT))
+                if baseline is not None:
+                    base.append(process_cpu(command, Path(baseline), env))
+                if use_bbp and bbp is not None and (n < 4000 or run == 0):
+                    out = Path(tmp) / "bbp.out"
+                    burstein.append(
+                        process_cpu([bbp, "--burstein", str(trf_file), "-p", str(out)], ROOT)
+                    )
+            best = min(ours)
+            per_player[n] = best / n
+            anchor = min(burstein) if burstein else None
+            was = f" (baseline {min(base):.3f} s, {min(base) / best:.1f}×)" if base else ""
+            print(
+                f"| {n:,} | {best:.3f} s{was} | {1e6 * best / n:.1f} µs "
+                f"| {'' if anchor is None else f'{anchor:.2f} s'} "
+                f"| {'' if anchor is None else f'{best / anchor:.4f}'} |",
+                flush=True,
+            )
+    if len(per_player) > 1:
+        small, big = min(per_player), max(per_player)
+        print()
+        print(
+            f"per-player cost at {big:,} / at {small:,}: "
+            f"{per_player[big] / per_player[small]:.2f}  load {os.getloadavg()}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--process", help="sizes, e.g. 1000,4000,20000: whole command only")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--bbp", help="path of a bbpPairings executable (the anchor)")
+    parser.add_argument("--baseline", help="a directory holding an earlier tournaments/")
     args = parser.parse_args()
+    if args.process:
+        sizes = [int(x) for x in args.process.split(",")]
+        whole_process(sizes, args.repeat, args.bbp, args.baseline)
+        return
     sizes = [100, 1000] if args.quick else [100, 1000, 4000]
     print(
         f"# {time.strftime('%Y-%m-%d')}  Python {platform.python_version()}  {platform.platform()}"

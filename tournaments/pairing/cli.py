@@ -31,6 +31,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NamedTuple, TextIO, cast
 
+from .book import no_cycle_collection
 from .engine import pair_round
 from .league import league_schedule
 from .types import METHODS, POLICIES, Meeting, Method, PairingError, PairingPlayer, Policy
@@ -133,6 +134,13 @@ def _emit(out: TextIO, payload: object) -> None:
 
 
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
+    # A command pairs one round and exits: the cycle collector would only scan the
+    # request's objects again and again as they are built (none is in a cycle).
+    with no_cycle_collection():
+        return _main(argv, stdin)
+
+
+def _main(argv: Sequence[str] | None, stdin: TextIO | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     out = sys.stdout
     if len(args) != 1:
@@ -144,12 +152,12 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
         else:
             with open(args[0], encoding="utf-8") as handle:
                 text = handle.read()
-        request = parse_request(json.loads(text))
+        data = json.loads(text)
+        request = parse_request(data)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, MalformedInput) as exc:
         _emit(out, {"error": f"malformed input: {exc}"})
         return 2
     players, policy = request.players, request.policy
-    data = json.loads(text)
     if "league" in data:
         league = data["league"]
         cycles = league.get("cycles", 1) if isinstance(league, dict) else None
