@@ -134,9 +134,18 @@ class Session:
         if fragment:
             # As the page's htmx does: the answer is the game's row, not a redirect.
             headers["HX-Request"] = "true"
-        start = time.perf_counter()
-        self.conn.request(method, path, body=body, headers=headers)
-        response = self.conn.getresponse()
+        try:
+            start = time.perf_counter()
+            self.conn.request(method, path, body=body, headers=headers)
+            response = self.conn.getresponse()
+        except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+            # gunicorn closes a kept-alive connection left idle for its keep-alive time
+            # (the bench enters the round's other results in between): open a new one.
+            self.conn.close()
+            self.conn = http.client.HTTPConnection(HOST, self.port, timeout=60)
+            start = time.perf_counter()
+            self.conn.request(method, path, body=body, headers=headers)
+            response = self.conn.getresponse()
         content = response.read()
         ms = (time.perf_counter() - start) * 1000
         return {
