@@ -120,9 +120,8 @@ def game_result_record(
         moves = list(entry.moves) if entry.moves is not None else moves_from_text(text)
         finished = False if entry.turn_ended or "u" in entry.out_text.lower() else None
         return game_record_moves(moves=moves, finished=finished, setup=entry.setup, **common)
-    seats = game.table.seats.count()
     if entry.out_text.strip():
-        out, finished = pieces_out(entry.out_text, seats, game.target)
+        out, finished = pieces_out(entry.out_text, game.table.seats.count(), game.target)
     else:
         out, finished = list(entry.out or []), entry.finished
     colours = any((entry.colours_out or {}).values())
