@@ -1,17 +1,23 @@
-"""Benchmark of the Pentagame engine (not a test).
+"""Benchmark of the Pentagame engine against a plain reference (not a test).
 
-    .venv/bin/python bench/engine.py [--games 1000] [--seed 20240501] [--players 2]
+    .venv/bin/python bench/engine.py [--games 30] [--seed 20240501] [--variants all]
 
-1. Builds a fixed corpus of random legal games (seeded, so the same every run).
-2. Validation: replays the whole corpus from its text records (parsing included, parse
-   cache cleared first) and reports plies per second.
-3. Legal-move generation: the first --positions positions of the corpus,
-   all legal moves of the seat to move (as the engine's int move codes), positions per
-   second. Timings are the best of --repeat runs (the medians are printed too).
-4. The same two measurements with a plain breadth-first search (a deque and a set over
-   the adjacency lists) in place of the engine's bit-mask path search, and the ratio.
+1. Builds a fixed corpus of random legal games (seeded, so the same every run): --games
+   full games of every variant (2-5 players, teams, inside-out and their combinations).
+2. Agreement (skip with --no-check): every corpus game is replayed side by side by the
+   engine and by the plain reference of `bench/engine_reference.py` (the state copied
+   per move, a fresh breadth-first search for every move); the legal-move sets, the whole
+   state and the winners must agree at every ply.
+3. Validation: replays the whole corpus from its text records (parsing included, parse
+   cache cleared first), with the engine's `replay()` and with the reference, runs
+   alternating; plies per second and the ratio.
+4. Legal-move generation: --positions positions spread over the corpus, every legal
+   move of the seat to move: the engine's `legal_codes`, a plain breadth-first search per
+   piece over the engine's position (`bfs_legal_codes`), and the reference's
+   `ref_legal`; positions per second and the ratios.
 
-Everything runs on one core in one process.
+Timings are CPU time (`time.process_time`: the machine is shared), the best of --repeat
+runs (the medians are printed too), everything on one core in one process.
 """
 
 from __future__ import annotations
@@ -23,14 +29,20 @@ import statistics
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.pentagame import rules as rules_module  # noqa: E402
+from bench.engine_reference import (  # noqa: E402
+    RefState,
+    check_agreement,
+    ref_apply,
+    ref_legal,
+    ref_replay,
+    ref_start,
+)
 from games.pentagame.board import ADJ  # noqa: E402
 from games.pentagame.movegen import legal_codes  # noqa: E402
 from games.pentagame.notation import _parse_move, parse_move  # noqa: E402
@@ -38,24 +50,18 @@ from games.pentagame.playout import random_game  # noqa: E402
 from games.pentagame.replay import replay  # noqa: E402
 from games.pentagame.rules import Position  # noqa: E402
 
-
-def bfs_reaches(frm: int, to: int, occ: int) -> bool:
-    """Plain BFS: can a piece on frm end on to, passing only through empty stops?"""
-    if frm == to:
-        return False
-    seen = {frm}
-    queue = deque([frm])
-    while queue:
-        s = queue.popleft()
-        for t in ADJ[s]:
-            if t in seen:
-                continue
-            if t == to:
-                return True
-            seen.add(t)
-            if not (occ >> t) & 1:
-                queue.append(t)
-    return False
+VARIANTS = (
+    (2, "standard"),
+    (3, "standard"),
+    (4, "standard"),
+    (4, "teams"),
+    (5, "standard"),
+    (2, "inside-out"),
+    (3, "inside-out"),
+    (4, "inside-out"),
+    (4, "teams+inside-out"),
+    (5, "inside-out"),
+)
 
 
 def bfs_targets(frm: int, occ: int) -> list[int]:
@@ -95,122 +101,160 @@ def bfs_legal_codes(game: Position) -> list[int]:
     return codes
 
 
-@contextmanager
-def plain_bfs() -> Iterator[None]:
-    original = getattr(rules_module, "reaches")  # noqa: B009
-    setattr(rules_module, "reaches", bfs_reaches)  # noqa: B010
-    try:
-        yield
-    finally:
-        setattr(rules_module, "reaches", original)  # noqa: B010
-
-
-def time_validation(records: list[dict[str, Any]]) -> tuple[int, float]:
+def time_validation(
+    records: list[dict[str, Any]], replay_one: Callable[[dict[str, Any]], int]
+) -> tuple[int, float]:
     _parse_move.cache_clear()
     gc.collect()
     plies = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for rec in records:
-        res = replay(rec)
-        if not res.ok:
-            raise SystemExit(f"corpus game is illegal: {res.error}")
-        plies += res.plies
-    return plies, time.perf_counter() - start
+        plies += replay_one(rec)
+    return plies, time.process_time() - start
 
 
-def time_generation(
-    positions: list[Position], gen: Callable[[Position], list[int]]
-) -> tuple[int, float]:
+def engine_replay(rec: dict[str, Any]) -> int:
+    res = replay(rec)
+    if not res.ok:
+        raise SystemExit(f"corpus game is illegal: {res.error}")
+    return res.plies
+
+
+def reference_replay(rec: dict[str, Any]) -> int:
+    return ref_replay(rec)[0]
+
+
+def time_generation(positions: list[Any], gen: Callable[[Any], Any]) -> tuple[int, float]:
     moves = 0
     gc.collect()
-    start = time.perf_counter()
+    start = time.process_time()
     for game in positions:
         moves += len(gen(game))
-    return moves, time.perf_counter() - start
+    return moves, time.process_time() - start
 
 
-def best(repeat: int, run: Callable[[], tuple[int, float]]) -> tuple[int, float, float]:
-    """The fastest of several runs (the machine is shared; the minimum is the least noisy)
-    and the median time of the runs."""
-    runs = [run() for _ in range(repeat)]
-    count, fastest = min(runs, key=lambda r: r[1])
-    return count, fastest, statistics.median(t for _, t in runs)
+def alternate(
+    repeat: int, runs: dict[str, Callable[[], tuple[int, float]]]
+) -> dict[str, tuple[int, float, float]]:
+    """Each measurement `repeat` times, alternating: (count, fastest, median time)."""
+    times: dict[str, list[tuple[int, float]]] = {name: [] for name in runs}
+    for _ in range(repeat):
+        for name, run in runs.items():
+            times[name].append(run())
+    out = {}
+    for name, rs in times.items():
+        count, fastest = min(rs, key=lambda r: r[1])
+        out[name] = (count, fastest, statistics.median(t for _, t in rs))
+    return out
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=1000)
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=20, help="games per variant")
     ap.add_argument("--seed", type=int, default=20240501)
-    ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--variant", default="standard")
+    ap.add_argument(
+        "--variants",
+        default="all",
+        help="`all`, or players:variant,... (e.g. 2:standard,4:teams+inside-out)",
+    )
     ap.add_argument("--max-plies", type=int, default=3000)
     ap.add_argument(
-        "--positions", type=int, default=50_000, help="corpus positions for move generation"
+        "--positions", type=int, default=20_000, help="corpus positions for move generation"
     )
     ap.add_argument("--repeat", type=int, default=3, help="timings are the best of this many")
+    ap.add_argument("--no-check", action="store_true", help="skip the agreement check")
     args = ap.parse_args()
+    if args.variants == "all":
+        variants = list(VARIANTS)
+    else:
+        variants = [(int(p), v) for p, v in (x.split(":") for x in args.variants.split(","))]
 
     t0 = time.perf_counter()
     records: list[dict[str, Any]] = []
-    for i in range(args.games):
-        played = random_game(args.players, args.variant, args.seed + i, args.max_plies)
-        records.append({"players": args.players, "variant": args.variant, "moves": played})
+    for players, variant in variants:
+        for i in range(args.games):
+            played = random_game(players, variant, args.seed + i, args.max_plies)
+            records.append({"players": players, "variant": variant, "moves": played})
     build = time.perf_counter() - t0
     total_plies = sum(len(r["moves"]) for r in records)
+    print(f"Python {platform.python_version()} on {platform.machine()}, one core, CPU time")
+    print(
+        f"corpus: {len(records)} random legal games ({args.games} of each of "
+        f"{len(variants)} variants), seed {args.seed}: {total_plies} plies "
+        f"(mean {total_plies / len(records):.0f}), built in {build:.1f} s"
+    )
+    if not args.no_check:
+        t0 = time.perf_counter()
+        checked = sum(check_agreement(rec) for rec in records)
+        print(
+            f"agreement with the reference: {checked} plies, legal-move sets, states and "
+            f"winners equal at every ply ({time.perf_counter() - t0:.1f} s)"
+        )
 
-    plies, t_val, med_val = best(args.repeat, lambda: time_validation(records))
-    with plain_bfs():
-        plies_b, t_val_b, med_val_b = best(args.repeat, lambda: time_validation(records))
-    # Every position of the corpus (before each ply), as ready-made working copies.
+    val = alternate(
+        args.repeat,
+        {
+            "engine": lambda: time_validation(records, engine_replay),
+            "reference": lambda: time_validation(records, reference_replay),
+        },
+    )
+    assert val["engine"][0] == val["reference"][0] == total_plies
+
+    # Positions spread evenly over the corpus (before each ply), as working copies for
+    # the engine and as states for the reference.
+    step = max(1, total_plies // args.positions)
     positions: list[Position] = []
+    ref_positions: list[RefState] = []
+    k = 0
     for rec in records:
-        game = Position.start(args.players, args.variant)
+        game = Position.start(rec["players"], rec["variant"])
+        st = ref_start(rec["players"], rec["variant"])
         for text in rec["moves"]:
-            positions.append(Position(game.state()))
-            game.apply(parse_move(text))
-            if len(positions) >= args.positions:
-                break
-        if len(positions) >= args.positions:
-            break
+            if k % step == 0 and len(positions) < args.positions:
+                positions.append(Position(game.state()))
+                ref_positions.append(st)
+            move = parse_move(text)
+            game.apply(move)
+            st = ref_apply(st, move)
+            k += 1
 
     gc.freeze()  # the stored positions are long-lived: keep them out of collections
-    moves, t_gen, med_gen = best(args.repeat, lambda: time_generation(positions, legal_codes))
-    moves_b, t_gen_b, med_gen_b = best(
-        args.repeat, lambda: time_generation(positions, bfs_legal_codes)
+    gen = alternate(
+        args.repeat,
+        {
+            "engine": lambda: time_generation(positions, legal_codes),
+            "plain BFS": lambda: time_generation(positions, bfs_legal_codes),
+            "reference": lambda: time_generation(ref_positions, ref_legal),
+        },
     )
-    assert plies == plies_b == total_plies
-
-    rate_val, rate_val_b = plies / t_val, plies_b / t_val_b
-    rate_gen, rate_gen_b = len(positions) / t_gen, len(positions) / t_gen_b
-    print(f"Python {platform.python_version()} on {platform.machine()}, one core")
-    print(
-        f"corpus: {args.games} random legal games, {args.players} players, {args.variant}, "
-        f"seed {args.seed}: {total_plies} plies "
-        f"(mean {total_plies / args.games:.0f}), built in {build:.1f} s"
-    )
-    print(
-        f"positions for move generation: {len(positions)} ({moves / len(positions):.0f} moves each)"
-    )
+    n = len(positions)
+    rate = {name: total_plies / t for name, (_, t, _) in val.items()}
+    med = {name: total_plies / m for name, (_, _, m) in val.items()}
+    grate = {name: n / t for name, (_, t, _) in gen.items()}
+    gmed = {name: n / m for name, (_, _, m) in gen.items()}
+    moves = gen["engine"][0]
+    print(f"positions for move generation: {n} ({moves / n:.0f} moves each)")
     print()
-    print(f"{'measure':<34}{'engine':>14}{'plain BFS':>14}{'ratio':>8}")
+    print(f"{'measure':<30}{'engine':>12}{'plain BFS':>12}{'reference':>12}{'ratio':>14}")
     print(
-        f"{'validate (plies/s)':<34}{rate_val:>14,.0f}{rate_val_b:>14,.0f}{rate_val / rate_val_b:>8.2f}"
+        f"{'validate (plies/s)':<30}{rate['engine']:>12,.0f}{'':>12}{rate['reference']:>12,.0f}"
+        f"{rate['engine'] / rate['reference']:>13.2f}x"
     )
     print(
-        f"{'legal moves (positions/s)':<34}{rate_gen:>14,.0f}{rate_gen_b:>14,.0f}"
-        f"{rate_gen / rate_gen_b:>8.2f}"
-    )
-    print(f"{'legal moves (moves/s)':<34}{moves / t_gen:>14,.0f}{moves_b / t_gen_b:>14,.0f}")
-    print(f"(best of {args.repeat} runs; medians of the runs follow)")
-    print(
-        f"{'validate, median (plies/s)':<34}{plies / med_val:>14,.0f}{plies_b / med_val_b:>14,.0f}"
+        f"{'  median of runs':<30}{med['engine']:>12,.0f}{'':>12}{med['reference']:>12,.0f}"
+        f"{med['engine'] / med['reference']:>13.2f}x"
     )
     print(
-        f"{'legal moves, median (positions/s)':<34}{len(positions) / med_gen:>14,.0f}"
-        f"{len(positions) / med_gen_b:>14,.0f}"
+        f"{'legal moves (positions/s)':<30}{grate['engine']:>12,.0f}{grate['plain BFS']:>12,.0f}"
+        f"{grate['reference']:>12,.0f}"
+        f"{grate['engine'] / grate['plain BFS']:>6.2f}x/{grate['engine'] / grate['reference']:.2f}x"
     )
-    if moves != moves_b:
-        print(f"(move counts differ: engine {moves}, BFS {moves_b}; shared-corner choices)")
+    print(
+        f"{'  median of runs':<30}{gmed['engine']:>12,.0f}{gmed['plain BFS']:>12,.0f}"
+        f"{gmed['reference']:>12,.0f}"
+        f"{gmed['engine'] / gmed['plain BFS']:>6.2f}x/{gmed['engine'] / gmed['reference']:.2f}x"
+    )
+    print(f"(best of {args.repeat} alternating runs; legal-move ratios: vs plain BFS/vs reference)")
 
 
 if __name__ == "__main__":

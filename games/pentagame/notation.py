@@ -123,9 +123,16 @@ def _parse_move(text: str) -> Move | str:
     # Fast path for the plain forms `<stop><op><stop>[:<stop>][z<stop>[><stop>]]`: the
     # separators never occur in a stop's name, so when every part is a known stop the
     # text reads exactly as the grammar below would read it.
+    get = _SPELLINGS.get
+    # The plainest form, `<stop>-<stop>`, without the regular expression.
+    frm_t, dash, to_t = text.partition("-")
+    if dash:
+        frm = get(frm_t)
+        to = get(to_t)
+        if frm is not None and to is not None:
+            return _new(Move, ("-", frm, to, None, None, None, None, None, None))
     m = _PLAIN_RE.fullmatch(text)
     if m is not None:
-        get = _SPELLINGS.get
         frm_t, op, to_t, black_t, grey_t, grey_to_t = m.groups()
         frm = get(frm_t)
         to = get(to_t)
@@ -139,8 +146,8 @@ def _parse_move(text: str) -> Move | str:
                 and (grey_to is not None or grey_to_t is None)
             ):
                 if grey_to is not None:
-                    return Move(op, frm, to, None, None, None, black, grey_to, grey)
-                return Move(op, frm, to, None, None, None, black, grey)
+                    return _new(Move, (op, frm, to, None, None, None, black, grey_to, grey))
+                return _new(Move, (op, frm, to, None, None, None, black, grey, None))
     s = "".join(text.split())
     if s.startswith("(") and s.endswith(")"):
         s = s[1:-1]
@@ -183,6 +190,7 @@ def _parse_move(text: str) -> Move | str:
 
 
 _OP_ALIASES: Final = {"X": "x", "×": "x"}
+_new: Final = tuple.__new__  # builds a Move without NamedTuple.__new__'s Python frame
 
 
 def _explain(s: str) -> str:

@@ -106,6 +106,9 @@ for _s in range(N_STOPS):
         _ENTRY[_s][_ab % 16] = _above << _base
 
 
+_BIT: Final = tuple(1 << s for s in range(N_STOPS))
+
+
 def start_walk(frm: int, occ: int) -> tuple[int, list[int]]:
     """Stops reached from frm along its own line(s), and the nodes reached at the ends."""
     if frm < 10:
@@ -133,28 +136,32 @@ def reaches(frm: int, to: int, occ: int) -> bool:
     if frm == to:
         return False
     entry = _ENTRY[to]
-    # Visited nodes are added to the blocked mask, so one test covers both.
-    blocked = occ | (1 << frm)
+    # Visited nodes are added to the blocked mask, so one test covers both (frm is in
+    # occ already).
     if frm < 10:
         if not occ & entry[frm]:
             return True
         stack = [frm]
+        blocked = occ
     else:
         base, full, below, above, a, b, table = _LINE_STOPS[frm]
         seg = (occ >> base) & full
-        if (table[seg] >> to) & 1:
+        if table[seg] & _BIT[to]:
             return True
+        blocked = occ
         stack = []
-        if not seg & below and not (blocked >> a) & 1:
+        if not seg & below and not occ & _BIT[a]:
             if not occ & entry[a]:
                 return True
-            blocked |= 1 << a
+            blocked |= _BIT[a]
             stack.append(a)
-        if not seg & above and not (blocked >> b) & 1:
+        if not seg & above and not blocked & _BIT[b]:
             if not occ & entry[b]:
                 return True
-            blocked |= 1 << b
+            blocked |= _BIT[b]
             stack.append(b)
+        if not stack:
+            return False
     while stack:
         for combo, other, bit in _NODE_STEPS[stack.pop()]:
             if not blocked & combo:

@@ -274,6 +274,105 @@ class Position:
 
     def apply(self, move: Move) -> None:
         """Apply a move in place, or raise IllegalMove and change nothing."""
+        # Fast path: a lone piece that does not reach its goal moves to an empty stop,
+        # swaps with a lone piece, or takes a block, with no piece named (nearly every
+        # ply). Anything else, legal or not, takes the full path (`_apply`), which also
+        # gives every illegal move its reason.
+        kind, frm, to, piece, target, seat_no, black, grey, _ = move
+        if (
+            piece is None
+            and target is None
+            and grey is None
+            and not self.on_goal
+            and not self.finished
+            and frm != to
+        ):
+            cnt = self.cnt
+            cell = self.cell
+            mover = cell[frm]
+            r = self.rules
+            seat = self.seat
+            if (
+                cnt[frm] == 1
+                and mover < BLACK_BASE
+                and r.owner[mover] == seat
+                and to != r.goal[mover]
+            ):
+                key = (r.colour[mover] if r.five else mover, frm, to)
+                last = self.last
+                c = cnt[to]
+                thing = cell[to]
+                occ = self.occ
+                pos = self.pos
+                done = False
+                if last[seat] == key or c > 1:
+                    pass
+                elif c == 0:
+                    if kind == "-" and black is None and reaches(frm, to, occ):
+                        pos[mover] = to
+                        cnt[frm] = 0
+                        cell[frm] = EMPTY
+                        cnt[to] = 1
+                        cell[to] = mover
+                        self.occ = occ ^ (1 << frm) ^ (1 << to)
+                        done = True
+                elif thing < BLACK_BASE:
+                    owner = r.owner[thing]
+                    if (
+                        black is None
+                        and (
+                            (kind == "s" and owner == seat)
+                            or (
+                                kind == "s!"
+                                and owner != seat
+                                and (seat_no is None or seat_no == owner + 1)
+                            )
+                        )
+                        and reaches(frm, to, occ)
+                    ):
+                        pos[mover] = to
+                        pos[thing] = frm
+                        cell[frm] = thing
+                        cell[to] = mover
+                        goal = r.goal[thing]
+                        if goal == frm:
+                            self.on_goal += 1
+                        elif goal == to:
+                            self.on_goal -= 1
+                        done = True
+                elif kind == "x":
+                    if thing >= GREY_BASE:
+                        ok = black is None
+                    else:
+                        ok = black is not None and (black == frm or not cnt[black])
+                    if ok and reaches(frm, to, occ):
+                        pos[mover] = to
+                        cnt[frm] = 0
+                        cell[frm] = EMPTY
+                        cell[to] = mover
+                        occ ^= 1 << frm
+                        if black is None:
+                            self.grey[thing - GREY_BASE] = OUT
+                        else:
+                            self.black[thing - BLACK_BASE] = black
+                            cnt[black] = 1
+                            cell[black] = thing
+                            occ |= 1 << black
+                        self.occ = occ
+                        done = True
+                if done:
+                    last[seat] = key
+                    self.ply += 1
+                    if seat + 1 == r.players:
+                        self.seat = 0
+                        self._round_complete()
+                    else:
+                        self.seat = seat + 1
+                    return
+        self._apply(move)
+
+    def _apply(self, move: Move) -> None:
+        """apply(), every kind of move, with every check and its reason."""
         if self.finished:
             raise IllegalMove("the game is over")
         kind = move.kind
@@ -586,7 +685,8 @@ class Position:
     def _round_complete(self) -> None:
         """A round is complete: does anyone (or any team) have enough pieces out?"""
         if self.rules.teams:
-            self.finished = any(len(self.out[s]) + len(self.out[s + 2]) >= 5 for s in (0, 1))
+            out = self.out
+            self.finished = len(out[0]) + len(out[2]) >= 5 or len(out[1]) + len(out[3]) >= 5
         else:
             for o in self.out:
                 if len(o) >= 3:
