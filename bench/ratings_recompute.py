@@ -89,12 +89,12 @@ def _next_id(model: Any) -> int:
 
 
 def build(args: argparse.Namespace) -> tuple[list[list[Any]], int]:
-    """The history in the database, and the same periods as in-memory ``Game`` lists."""
+    """The history in the database, and the same periods as in-memory ``RatedGame`` lists."""
     from django.utils import timezone
 
     from ratings.models import RatingPeriod
     from ratings.periods import moving_order
-    from ratings.systems import Game
+    from ratings.systems import RatedGame
     from tournaments.models import Club, Entry, Player, Round, Seat, Table, Tournament
     from tournaments.models import Game as GameRecord
 
@@ -106,7 +106,7 @@ def build(args: argparse.Namespace) -> tuple[list[list[Any]], int]:
     )
     player_ids = [p.pk for p in players]
     start = timezone.now() - dt.timedelta(days=3650)
-    periods: list[list[Game]] = []
+    periods: list[list[RatedGame]] = []
     total = 0
     table_id, seat_id, game_id = _next_id(Table), _next_id(Seat), _next_id(GameRecord)
     number = 0
@@ -144,7 +144,7 @@ def build(args: argparse.Namespace) -> tuple[list[list[Any]], int]:
             triples = 2 * rng.randint(len(order) // 24, len(order) // 12)
             sizes = [3] * triples + [2] * ((len(order) - 3 * triples) // 2)
             rng.shuffle(sizes)
-            games: list[Game] = []
+            games: list[RatedGame] = []
             at = 0
             for t, size in enumerate(sizes, start=1):
                 group = order[at : at + size]
@@ -164,7 +164,7 @@ def build(args: argparse.Namespace) -> tuple[list[list[Any]], int]:
                     records.append((game_id, table_id, g, first, direction, "finished", *padded))
                     turn = moving_order(first, direction, size)
                     games.append(
-                        Game(
+                        RatedGame(
                             seats=tuple(str(group[p - 1].player_id) for p in turn),
                             out=tuple(out[p - 1] for p in turn),
                         )
