@@ -12,13 +12,21 @@ Then it times, in the same run:
   (b) ``ratings.rate.ratings_recompute()``: reading the games, rating all three
       systems and writing the history (GameRating, PeriodRating, PlayerRating) back,
       in one transaction;
-  (c) the same again, now deleting (b)'s history first (unless --once);
+  (c) the same again over (b)'s history (unless --once): what an organiser's
+      "recompute everything" does, the history emptied first;
 and prints them, the time per system and the ratio of the slower of (b), (c) to (a). The players' final
 states from (b) are checked against (a): every player plays every period, so both
 must agree to the bit.
 
     .venv/bin/python bench/ratings_recompute.py [--games 1000000] [--players 2000]
     .venv/bin/python bench/ratings_recompute.py --games 100000 [--profile FILE]
+
+With ``--pairs N`` it then alternates (a) and the recomputation N times, each over the
+previous history, and prints each pair's ratio (wall clock, and CPU time of this
+process) and the medians; ``--before DIR`` (a copy of the previous ``ratings/rate.py``
+and ``ratings/history_rows.py``) times that code too, in alternating order, and with
+``--dump FILE`` checks first that both write the same rows, to the bit. ``--dump`` alone
+writes every rating row at the end, to compare runs.
 """
 
 from __future__ import annotations
@@ -95,8 +103,7 @@ def build(args: argparse.Namespace) -> tuple[list[list[Any]], int]:
     from ratings.models import RatingPeriod
     from ratings.periods import moving_order
     from ratings.systems import RatedGame
-    from tournaments.models import Club, Entry, Player, Round, Seat, Table, Tournament
-    from tournaments.models import Game as GameRecord
+    from tournaments.models import Club, Entry, Game, Player, Round, Seat, Table, Tournament
 
     rng = random.Random(args.seed)
     stamp = time.time_ns()
@@ -108,7 +115,7 @@ def build(args: argparse.Namespace) -> tuple[list[list[Any]], int]:
     start = timezone.now() - dt.timedelta(days=3650)
     periods: list[list[RatedGame]] = []
     total = 0
-    table_id, seat_id, game_id = _next_id(Table), _next_id(Seat), _next_id(GameRecord)
+    table_id, seat_id, game_id = _next_id(Table), _next_id(Seat), _next_id(Game)
     number = 0
     while total < args.games:
         number += 1
@@ -176,7 +183,7 @@ def build(args: argparse.Namespace) -> tuple[list[list[Any]], int]:
         _insert(Table, ("id", "round_id", "number"), tables)
         _insert(Seat, ("id", "table_id", "round_id", "entry_id", "position", "report_token"), seats)
         _insert(
-            GameRecord,
+            Game,
             (
                 "id",
                 "table_id",
@@ -224,6 +231,122 @@ def bare(periods: list[list[Any]]) -> tuple[dict[str, float], dict[str, dict[str
     return times, finals
 
 
+def dump(path: str) -> str:
+    """Every PlayerRating, PeriodRating and GameRating row and every period's outcome, as
+    sorted text lines with floats in ``repr`` (exact), into ``path``; returns its SHA-256.
+    Times are seconds after the first period's close, so runs on fresh builds compare."""
+    import hashlib
+
+    from ratings.models import GameRating, PeriodRating, PlayerRating, RatingPeriod
+    from ratings.systems import SYSTEM_NAMES
+
+    epoch = RatingPeriod.objects.order_by("closed_at").values_list("closed_at", flat=True)[0]
+    lines: list[str] = []
+    for row in PlayerRating.objects.values_list(
+        "player_id", "game", "system", "rating", "deviation", "state", "games", "last_played"
+    ):
+        *head, state, games, last = row
+        seconds = (last - epoch).total_seconds()
+        lines.append(repr(("P", *head, json.dumps(state, sort_keys=True), games, seconds)))
+    for row in PeriodRating.objects.values_list(
+        "period_id",
+        "player_id",
+        "games",
+        *(column for name in SYSTEM_NAMES for column in PeriodRating.columns(name)),
+        "states",
+    ):
+        lines.append(repr(("H", *row[:-1], json.dumps(row[-1], sort_keys=True))))
+    for row in GameRating.objects.values_list(
+        "game_id",
+        "period_id",
+        "player_id",
+        *(column for name in SYSTEM_NAMES for column in GameRating.columns(name)),
+    ):
+        lines.append(repr(("G", *row)))
+    for row in RatingPeriod.objects.values_list("id", "games", "skipped", "rated_at"):
+        lines.append(repr(("R", *row[:3], row[3] is not None)))
+    lines.sort()
+    text = "\n".join(lines) + "\n"
+    Path(path).write_text(text)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def load_before(directory: str) -> Any:
+    """``ratings_recompute`` of another copy of ``ratings/rate.py`` (and its
+    ``history_rows.py``) in ``directory``: the code before a change, timed in the same
+    run as the current one."""
+    import importlib.util
+    import types
+
+    folder = Path(directory)
+    spec = importlib.util.spec_from_file_location(
+        "ratings_before_history_rows", folder / "history_rows.py"
+    )
+    assert spec is not None and spec.loader is not None
+    rows = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = rows
+    spec.loader.exec_module(rows)
+    source = (folder / "rate.py").read_text()
+    source = source.replace(
+        "from ratings.history_rows import", "from ratings_before_history_rows import"
+    )
+    module = types.ModuleType("ratings_before_rate")
+    module.__file__ = str(folder / "rate.py")
+    sys.modules[module.__name__] = module
+    exec(compile(source, module.__file__, "exec"), module.__dict__)
+    return module.ratings_recompute
+
+
+def pairs(count: int, periods: list[list[Any]], before: Any) -> None:
+    """Alternate the bare maths and the full recomputation ``count`` times (and the code
+    of ``before`` too, in alternating order), each recomputation over the history the
+    previous one wrote; prints each pair's ratio and the medians."""
+    import statistics
+
+    from ratings.rate import ratings_recompute
+
+    runs: list[tuple[str, Any]] = [("after", ratings_recompute)]
+    if before is not None:
+        runs.append(("before", before))
+    ratios: dict[str, list[float]] = {name: [] for name, _ in runs}
+    cpu_ratios: dict[str, list[float]] = {name: [] for name, _ in runs}
+    seconds: dict[str, list[float]] = {name: [] for name, _ in runs}
+    maths: list[float] = []
+    for number in range(count):
+        load = os.getloadavg()[0]
+        cpu = time.process_time()
+        times, _ = bare(periods)
+        bare_cpu = time.process_time() - cpu
+        bare_seconds = sum(times.values())
+        maths.append(bare_seconds)
+        line = [
+            f"pair {number + 1}: load {load:.2f}, bare maths {bare_seconds:.2f} s "
+            f"(CPU {bare_cpu:.2f} s)"
+        ]
+        order = runs if number % 2 == 0 else runs[::-1]
+        for name, recompute in order:
+            started, cpu = time.perf_counter(), time.process_time()
+            recompute()
+            took, cpu = time.perf_counter() - started, time.process_time() - cpu
+            seconds[name].append(took)
+            ratios[name].append(took / bare_seconds)
+            cpu_ratios[name].append(cpu / bare_cpu)
+            line.append(
+                f"{name} {took:.2f} s = {took / bare_seconds:.2f}x "
+                f"(CPU of this process {cpu:.2f} s = {cpu / bare_cpu:.2f}x)"
+            )
+        print(", ".join(line), flush=True)
+    print(f"median bare maths {statistics.median(maths):.2f} s")
+    for name in ratios:
+        print(
+            f"{name}: median {statistics.median(seconds[name]):.2f} s, ratio median "
+            f"{statistics.median(ratios[name]):.2f}x "
+            f"(range {min(ratios[name]):.2f}-{max(ratios[name]):.2f}x over {count} pairs); "
+            f"CPU time of this process: ratio median {statistics.median(cpu_ratios[name]):.2f}x "
+            f"(range {min(cpu_ratios[name]):.2f}-{max(cpu_ratios[name]):.2f}x)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1_000_000)
@@ -234,6 +357,11 @@ def main() -> None:
     parser.add_argument(
         "--once", action="store_true", help="skip (c), the second recomputation over (b)'s history"
     )
+    parser.add_argument(
+        "--pairs", type=int, default=0, help="then alternate bare maths and recompute N times"
+    )
+    parser.add_argument("--before", help="a directory with the old rate.py and history_rows.py")
+    parser.add_argument("--dump", help="write every rating row at the end to this file")
     args = parser.parse_args()
     scratch = ROOT / "var" / "bench-recompute.sqlite3"
     if not os.environ.get("DATABASE_URL"):
@@ -274,7 +402,8 @@ def main() -> None:
         for name, seconds in maths.items():
             print(f"(a) bare maths {name}: {seconds:.1f} s ({total / seconds:,.0f} games/s)")
         print(f"(a) bare maths, all systems: {sum(maths.values()):.1f} s", flush=True)
-    del periods
+    if not args.pairs:
+        del periods  # memory: a million games
     profiler = None
     if args.profile:
         import cProfile
@@ -325,6 +454,18 @@ def main() -> None:
         print(f"final states identical to (a): {'yes' if mismatched == 0 else 'NO'}")
         if mismatched:
             sys.exit(f"{mismatched} player states differ between (a) and (b)")
+    if args.pairs:
+        before = load_before(args.before) if args.before else None
+        if before is not None and args.dump:
+            # The two codes must write the same rows, to the bit.
+            before()
+            first = dump(args.dump + ".before")
+            ratings_recompute()
+            second = dump(args.dump)
+            print(f"before and after write identical rows: {'yes' if first == second else 'NO'}")
+        pairs(args.pairs, periods, before)
+    if args.dump:
+        print(f"dump {args.dump}: sha256 {dump(args.dump)}")
 
 
 if __name__ == "__main__":

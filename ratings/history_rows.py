@@ -3,11 +3,17 @@
 On PostgreSQL a batch goes out with ``COPY … (FORMAT BINARY)`` from a background
 thread, so the server parses and indexes one batch on the other core while the job
 rates the next; batches share the job's connection (and so its transaction) and run
-one at a time. Elsewhere (SQLite) a batch is a plain ``bulk_create``.
+one at a time, in the order they were handed over. Elsewhere (SQLite) a batch is a
+plain ``bulk_create``.
+
+JSON columns are handed over as JSON text (``str``) and sent as jsonb's binary form
+(a version byte, then the text) without going through ``json.dumps`` row by row.
 """
 
 from __future__ import annotations
 
+import json
+import queue
 import threading
 import time
 from collections.abc import Sequence
@@ -15,25 +21,49 @@ from typing import Any
 
 from django.db import connection, models
 
+#: Batches handed to the COPY thread and not written yet, at most (bounds the memory a
+#: job holds when the server falls behind).
+QUEUED_BATCHES = 3
+
 
 class Writer:
-    """At most one COPY under way on the job's connection; ``wait`` before using the
-    connection for anything else. An error in the thread is raised by ``wait``."""
+    """COPYs on the job's connection, one at a time in a thread of their own; ``wait``
+    before using the connection for anything else. An error in the thread is raised
+    by ``wait`` (the batches after it are dropped)."""
 
     def __init__(self) -> None:
         self._thread: threading.Thread | None = None
+        self._queue: queue.Queue[tuple[str, Sequence[str], list[tuple[Any, ...]]] | None] = (
+            queue.Queue(maxsize=QUEUED_BATCHES)
+        )
         self._error: BaseException | None = None
-        #: Seconds the COPYs took, and seconds the job waited for them (benchmark).
+        #: Seconds the COPYs took, the thread's CPU seconds in this process, and seconds
+        #: the job waited for them (benchmark).
         self.busy = 0.0
+        self.cpu = 0.0
         self.waited = 0.0
 
     def copy(self, statement: str, types: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
-        self.wait()
-        connection.ensure_connection()
-        raw = connection.connection  # psycopg's own connection: COPY is its API
+        if self._thread is None:
+            connection.ensure_connection()
+            self._thread = threading.Thread(
+                target=self._run,
+                args=(connection.connection,),  # psycopg's own connection: COPY is its API
+                name="history-copy",
+                daemon=True,
+            )
+            self._thread.start()
+        started = time.perf_counter()
+        self._queue.put((statement, types, rows))  # blocks while the queue is full
+        self.waited += time.perf_counter() - started
 
-        def run() -> None:
+    def _run(self, raw: Any) -> None:
+        while (batch := self._queue.get()) is not None:
+            if self._error is not None:
+                continue  # a batch failed: the transaction is lost, skip the rest
+            statement, types, rows = batch
             started = time.perf_counter()
+            cpu = time.thread_time()
             try:
                 with raw.cursor() as cursor, cursor.copy(statement) as copy:
                     copy.set_types(types)
@@ -43,13 +73,12 @@ class Writer:
             except BaseException as error:  # re-raised in the job's thread by wait()
                 self._error = error
             self.busy += time.perf_counter() - started
-
-        self._thread = threading.Thread(target=run, name="history-copy", daemon=True)
-        self._thread.start()
+            self.cpu += time.thread_time() - cpu
 
     def wait(self) -> None:
         if self._thread is not None:
             started = time.perf_counter()
+            self._queue.put(None)
             self._thread.join()
             self._thread = None
             self.waited += time.perf_counter() - started
@@ -60,7 +89,9 @@ class Writer:
 
 class Rows:
     """History rows of one model, as tuples of ``columns`` (attribute names), written
-    out by ``flush``."""
+    out by ``flush``. A JSON column's values are JSON text on every database, or
+    already jsonb's binary form (``JSONB_PREFIX`` + the text, as bytes) on PostgreSQL
+    (see ``json_encoder``)."""
 
     def __init__(
         self,
@@ -85,24 +116,114 @@ class Rows:
         else:
             model = self.model
             columns = self.columns
-            model.objects.bulk_create(  # type: ignore[attr-defined]
-                [model(**dict(zip(columns, row, strict=True))) for row in rows]
-            )
+            decoded = [
+                at
+                for at, name in enumerate(columns)
+                if isinstance(model._meta.get_field(name), models.JSONField)
+            ]
+            objects = []
+            for row in rows:
+                values = list(row)
+                for at in decoded:
+                    values[at] = json.loads(values[at])
+                objects.append(model(**dict(zip(columns, values, strict=True))))
+            model.objects.bulk_create(objects)  # type: ignore[attr-defined]
 
     def _copy(self, rows: list[tuple[Any, ...]]) -> None:
-        meta = self.model._meta
-        fields = {field.attname: field for field in meta.concrete_fields}
-        names = ", ".join(f'"{fields[name].column}"' for name in self.columns)
-        types = [_pg_type(fields[name]) for name in self.columns]
-        statement = f'COPY "{meta.db_table}" ({names}) FROM STDIN (FORMAT BINARY)'
-        self.writer.copy(statement, types, rows)
+        self.writer.copy(*copy_statement(self.model, self.columns), rows)
+
+
+#: jsonb's binary input: a version byte, then the JSON text.
+JSONB_PREFIX = "\x01"
+
+
+def json_encoder() -> Any:
+    """What a JSON value's text becomes in the rows of ``Rows`` on this database: the
+    binary jsonb payload on PostgreSQL (COPY sends it as is), the text elsewhere."""
+    if connection.vendor == "postgresql":
+        return lambda text: (JSONB_PREFIX + text).encode()
+    return str
+
+
+def copy_statement(
+    model: type[models.Model], columns: Sequence[str], table: str | None = None
+) -> tuple[str, list[str]]:
+    """The binary ``COPY`` of these columns (attribute names) of the model's table (or
+    of ``table``, a copy of its columns), and the types its rows are sent as."""
+    fields = {field.attname: field for field in model._meta.concrete_fields}
+    names = ", ".join(f'"{fields[name].column}"' for name in columns)
+    types = [_pg_type(fields[name]) for name in columns]
+    target = table or model._meta.db_table
+    return f'COPY "{target}" ({names}) FROM STDIN (FORMAT BINARY)', types
 
 
 def _pg_type(field: models.Field[Any, Any]) -> str:
-    """The type a binary COPY sends for this column (psycopg dumps dicts as jsonb)."""
+    """The type a binary COPY sends for this column. JSON goes out as bytes: the rows
+    hold jsonb's binary form already (``json_encoder``)."""
     declared = field.db_type(connection) or ""
     if declared.startswith("varchar"):
         return "text"
-    return {"bigint": "int8", "integer": "int4", "double precision": "float8"}.get(
-        declared, declared
+    return {
+        "bigint": "int8",
+        "integer": "int4",
+        "double precision": "float8",
+        "jsonb": "bytea",
+        "timestamp with time zone": "timestamptz",
+    }.get(declared, declared)
+
+
+def truncate(*tables: type[models.Model]) -> None:
+    """Empty these tables at once, inside the job's transaction: ``TRUNCATE`` on
+    PostgreSQL (other sessions' reads of them wait until the job commits), a plain
+    delete elsewhere."""
+    if connection.vendor != "postgresql":
+        for model in tables:
+            model.objects.all()._raw_delete(model.objects.db)  # type: ignore[attr-defined]
+        return
+    names = ", ".join(f'"{model._meta.db_table}"' for model in tables)
+    with connection.cursor() as cursor:
+        cursor.execute(f"TRUNCATE {names}")
+
+
+def upsert(
+    model: type[models.Model],
+    columns: Sequence[str],
+    conflict: str,
+    rows: list[tuple[Any, ...]],
+) -> None:
+    """Insert rows (values of ``columns``, JSON as ``json_encoder`` gives it) in their
+    order, updating the row already there when the unique constraint ``conflict``
+    clashes: on PostgreSQL by binary COPY into a temporary table and one
+    ``INSERT … ON CONFLICT``."""
+    assert connection.vendor == "postgresql"
+    meta = model._meta
+    fields = {field.attname: field for field in meta.concrete_fields}
+    scratch = f"_new_{meta.db_table}"
+    names = [f'"{fields[name].column}"' for name in columns]
+    declared = ", ".join(
+        f"{name} {fields[column].db_type(connection)}"
+        for name, column in zip(names, columns, strict=True)
     )
+    statement, types = copy_statement(model, columns, scratch)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'CREATE TEMPORARY TABLE "{scratch}" (_seq serial, {declared}) ON COMMIT DROP'
+        )
+        raw = cursor.cursor  # psycopg's own cursor: COPY is its API
+        with raw.copy(statement) as copy:
+            copy.set_types(types)
+            for row in rows:
+                copy.write_row(row)
+        unique = {
+            f'"{meta.get_field(name).column}"'
+            for constraint in meta.constraints
+            if constraint.name == conflict
+            for name in getattr(constraint, "fields", ())
+        }
+        changes = ", ".join(f"{name} = EXCLUDED.{name}" for name in names if name not in unique)
+        listed = ", ".join(names)
+        cursor.execute(
+            f'INSERT INTO "{meta.db_table}" ({listed}) SELECT {listed} FROM "{scratch}" '
+            f"ORDER BY _seq ON CONFLICT ON CONSTRAINT {conflict} DO UPDATE SET {changes}"
+        )
+        cursor.execute(f'DROP TABLE "{scratch}"')

@@ -6,24 +6,28 @@ A job reads all its periods' games with a few large queries, keeps the players' 
 in memory from one period to the next (the state a period leaves is exactly the one the
 next period would read back), streams the history rows out in large batches (COPY on
 PostgreSQL, ``bulk_create`` elsewhere) and writes each player's current rating once at
-the end. ``docs/benchmarks.md`` has the figures.
+the end (on PostgreSQL one COPY and one ``INSERT … ON CONFLICT``). A recomputation from
+the very first period empties the history tables (``TRUNCATE``) instead of rewinding
+them row by row. ``docs/benchmarks.md`` has the figures.
 """
 
 from __future__ import annotations
 
 import gc
+import json
 import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
+from itertools import repeat
 from typing import Any
 
-from django.db import transaction
-from django.db.models import OuterRef, Subquery, Sum
+from django.db import connection, transaction
+from django.db.models import Exists, OuterRef, Subquery, Sum
 from django.utils import timezone
 
-from ratings.history_rows import Rows, Writer
+from ratings.history_rows import JSONB_PREFIX, Rows, Writer, json_encoder, truncate, upsert
 from ratings.models import GameRating, PeriodRating, PlayerRating, RatingLedger, RatingPeriod
 from ratings.periods import periods_games
 from ratings.replay import RatedPeriod, rate_one_period
@@ -33,8 +37,9 @@ logger = logging.getLogger("ratings")
 
 #: Ids per ``IN (...)`` list (SQLite limits the parameters of one statement).
 IDS_PER_QUERY = 500
-#: History rows kept in memory before they are written out.
-ROWS_PER_WRITE = 100_000
+#: History rows kept in memory before they are handed to the COPY thread: small enough
+#: that the last batch, which the job waits for, is quick.
+ROWS_PER_WRITE = 20_000
 #: Seconds spent in each part of the last job (for the benchmark).
 last_timings: dict[str, float] = {}
 
@@ -57,6 +62,71 @@ def _deviation_of(default: Any) -> Callable[[Any], float | None]:
         if hasattr(default, name):
             return lambda state, name=name: float(getattr(state, name))
     return lambda state: None
+
+
+def _json_fields(system: Any, default: Any, s: str = "s") -> str | None:
+    """The body of an f-string (over a state named ``s``) that writes the text of
+    ``system.state_to_json`` without its braces: the same keys and numbers, floats in
+    ``repr`` as ``json.dumps`` writes them. None unless every key of the default
+    state's JSON is a plain attribute of the state holding a bool, int or float."""
+    parts = []
+    for key, value in system.state_to_json(default).items():
+        if not (isinstance(key, str) and key.isidentifier() and key.isascii()):
+            return None
+        own = getattr(default, key, None)
+        if type(own) is not type(value) or own != value:
+            return None
+        if type(value) is bool:
+            parts.append(f'"{key}": {{"true" if {s}.{key} else "false"}}')
+        elif type(value) in (int, float):
+            parts.append(f'"{key}": {{{s}.{key}!r}}')
+        else:
+            return None
+    return ", ".join(parts)
+
+
+def _json_text(system: Any, default: Any) -> Callable[[Any], str]:
+    """A function from a state of ``system`` to the text of ``system.state_to_json``.
+    Written for every player, period and system of a job, it is compiled from the keys
+    of the default state's JSON (``_json_fields``) and is ``json.dumps`` of
+    ``state_to_json`` where that cannot be done."""
+
+    def fallback(state: Any) -> str:
+        return json.dumps(system.state_to_json(state), allow_nan=False)
+
+    fields = _json_fields(system, default)
+    if fields is None:
+        return fallback
+    text: Callable[[Any], str] = eval(  # noqa: S307 -- built from identifiers only
+        "lambda s: f'{{" + fields + "}}'", {}
+    )
+    if text(default) != json.dumps(system.state_to_json(default)):
+        return fallback
+    return text
+
+
+def _states_text(chains: Sequence[_Chain], binary: bool) -> Callable[..., Any] | None:
+    """One function from a state of each chain to a PeriodRating's ``states``: the
+    JSON object of every system's state by name, as jsonb's binary form when
+    ``binary`` (PostgreSQL's COPY) and as text otherwise. Compiled as one f-string for
+    all systems; None when a system's state has no ``_json_fields``."""
+    bodies = []
+    for at, chain in enumerate(chains):
+        fields = _json_fields(chain.system, chain.default, f"s{at}")
+        if fields is None:
+            return None
+        bodies.append(f'"{chain.name}": {{{{' + fields + "}}")
+    names = ", ".join(f"s{at}" for at in range(len(chains)))
+    prefix = "\\x01" if binary else ""
+    source = f"lambda {names}: f'{prefix}{{{{" + ", ".join(bodies) + "}}'"
+    text: Callable[..., Any] = eval(source + (".encode()" if binary else ""), {})  # noqa: S307
+    defaults = [chain.default for chain in chains]
+    expected = json.dumps(
+        {chain.name: chain.system.state_to_json(chain.default) for chain in chains}
+    )
+    if text(*defaults) != ((JSONB_PREFIX + expected).encode() if binary else expected):
+        return None
+    return text
 
 
 def _stored(player_ids: Sequence[int], game: str) -> dict[str, list[tuple[int, int, Any, int]]]:
@@ -118,12 +188,13 @@ class _Chain:
         self.system = make_system(name, params)
         self.default = self.system.default_state()
         self.deviation = _deviation_of(self.default)
+        self.text = _json_text(self.system, self.default)
         self.rows = {str(player_id): (pk, games) for pk, player_id, _, games in stored}
         self.known = {
             str(player_id): self.system.state_from_json(state) for _, player_id, state, _ in stored
         }
         self.games_total = {pid: games for pid, (_, games) in self.rows.items()}
-        self.last: dict[str, tuple[Any, dict[str, Any], RatingPeriod]] = {}
+        self.last: dict[str, RatingPeriod] = {}
         self.seconds = 0.0
 
     def rate(
@@ -132,31 +203,22 @@ class _Chain:
         games: Sequence[Any],
         players: Sequence[str],
         played: dict[str, int],
-    ) -> tuple[RatedPeriod[Any], list[tuple[float, float, float | None, Any] | None]]:
-        """Rate one period; returns the outcome and, for each of ``players``, (rating
-        before, rating after, deviation after, state JSON), or None if not rated here."""
+    ) -> tuple[RatedPeriod[Any], dict[str, Any]]:
+        """Rate one period; returns the outcome and the states it started from. The
+        players in the outcome's states are the ones rated here."""
         known = self.known
         # Only the period's players are passed: a player's deviation grows over the
         # periods she plays in, not over every period of every club (docs/ratings.md).
         states = {pid: known[pid] for pid in players if pid in known}
         rated = rate_one_period(self.system, states, games)
-        after_states = rated.states
-        to_json, deviation, default = self.system.state_to_json, self.deviation, self.default
-        last, games_total = self.last, self.games_total
-        cells: list[tuple[float, float, float | None, Any] | None] = []
-        for pid in players:
-            state = after_states.get(pid)
-            if state is None:
-                cells.append(None)
-                continue
-            state_json = to_json(state)
-            cells.append(
-                (states.get(pid, default).rating, state.rating, deviation(state), state_json)
-            )
-            known[pid] = state
-            last[pid] = (state, state_json, period)
+        after = rated.states
+        known.update(after)
+        # In the order of ``players``: new rows are written in the order first rated.
+        self.last.update({pid: period for pid in players if pid in after})
+        games_total = self.games_total
+        for pid in after:
             games_total[pid] = games_total.get(pid, 0) + played[pid]
-        return rated, cells
+        return rated, states
 
 
 def _period_rows(
@@ -164,23 +226,56 @@ def _period_rows(
     players: Sequence[str],
     played: dict[str, int],
     ids: dict[str, int],
-    names: Sequence[str],
-    cells_by: Sequence[list[tuple[float, float, float | None, Any] | None]],
+    chains: Sequence[_Chain],
+    outcomes: Sequence[tuple[RatedPeriod[Any], dict[str, Any]]],
+    encode: Callable[[str], Any],
+    together: Callable[..., Any] | None = None,
 ) -> Iterator[tuple[Any, ...]]:
     """One PeriodRating row per player: every system's (before, after, deviation), and
-    the states by system name."""
-    for at, pid in enumerate(players):
+    the states by system name (JSON text put together from each system's, then
+    ``encode``d for the writer, or all at once by ``together``, ``_states_text``)."""
+    systems = [
+        (f'"{chain.name}": ', chain.default, chain.deviation, chain.text, before, rated.states)
+        for chain, (rated, before) in zip(chains, outcomes, strict=True)
+    ]
+    if all(len(after) == len(players) for *_, after in systems):
+        # The common case: every system rated every player. Column by column, so that
+        # the rows are put together by ``zip``, not one by one.
+        columns: list[Iterable[Any]] = [
+            repeat(period_id),
+            map(ids.__getitem__, players),
+            map(played.__getitem__, players),
+        ]
+        texts: list[list[str]] = []
+        ends = []
+        for key, default, deviation, text, before, after in systems:
+            ended = list(map(after.__getitem__, players))
+            ends.append(ended)
+            columns.append([before.get(pid, default).rating for pid in players])
+            columns.append([state.rating for state in ended])
+            columns.append(list(map(deviation, ended)))
+            if together is None:
+                texts.append([key + part for part in map(text, ended)])
+        if together is not None:
+            columns.append(map(together, *ends))
+        else:
+            columns.append(
+                map(encode, ["{" + ", ".join(parts) + "}" for parts in zip(*texts, strict=True)])
+            )
+        yield from zip(*columns, strict=False)  # the first column repeats
+        return
+    for pid in players:
         row: list[Any] = [period_id, ids[pid], played[pid]]
-        states: dict[str, Any] = {}
-        for name, cells in zip(names, cells_by, strict=True):
-            cell = cells[at]
-            if cell is None:
+        states: list[str] = []
+        for key, default, deviation, text, before, after in systems:
+            state = after.get(pid)
+            if state is None:
                 row += (None, None, None)
             else:
-                row += cell[:3]
-                states[name] = cell[3]
+                row += (before.get(pid, default).rating, state.rating, deviation(state))
+                states.append(key + text(state))
         if states:
-            row.append(states)
+            row.append(encode("{" + ", ".join(states) + "}"))
             yield tuple(row)
 
 
@@ -195,15 +290,36 @@ def _game_rows(
     game and seat order. ``count`` is the number of games in the period."""
     if all(len(rated.games) == count for rated in rated_by):
         # The common case: no system skipped a game, so the changes line up.
+        if len(rated_by) == 3:  # the three systems, spelled out: millions of rows
+            first, second, third = (rated.games for rated in rated_by)
+            for one, two, three in zip(first, second, third, strict=True):
+                game = records[one.index]
+                b0, a0, b1, a1, b2, a2 = (
+                    one.before,
+                    one.after,
+                    two.before,
+                    two.after,
+                    three.before,
+                    three.after,
+                )
+                for pid in a0:
+                    yield (
+                        game,
+                        period_id,
+                        ids[pid],
+                        b0[pid],
+                        a0[pid],
+                        b1[pid],
+                        a1[pid],
+                        b2[pid],
+                        a2[pid],
+                    )
+            return
         for changes in zip(*(rated.games for rated in rated_by), strict=True):
-            first = changes[0]
-            head = (records[first.index], period_id)
-            for pid in first.after:
-                cells: list[Any] = [*head, ids[pid]]
-                for change in changes:
-                    cells.append(change.before[pid])
-                    cells.append(change.after[pid])
-                yield tuple(cells)
+            game = records[changes[0].index]
+            sides = [side for change in changes for side in (change.before, change.after)]
+            for pid in changes[0].after:
+                yield (game, period_id, ids[pid], *[side[pid] for side in sides])
         return
     width = 2 * len(rated_by)
     merged: dict[int, dict[str, list[float | None]]] = {}
@@ -244,6 +360,9 @@ def _rate_game(
         PeriodRating, ("period_id", "player_id", "games", *period_columns, "states"), writer
     )
     by_int = int
+    encode = json_encoder()
+    together = _states_text(chains, binary=connection.vendor == "postgresql")
+    players_seconds = 0.0
     clock = time.perf_counter()
     try:
         for period, source in zip(periods, loaded, strict=True):
@@ -252,22 +371,21 @@ def _rate_game(
                 for pid in game.seats:
                     played[pid] = played.get(pid, 0) + 1
             players = sorted(played, key=by_int)
-            rated_by = []
-            cells_by = []
+            outcomes = []
             for chain in chains:
                 started = time.perf_counter()
-                rated, cells = chain.rate(period, source.games, players, played)
-                rated_by.append(rated)
-                cells_by.append(cells)
+                outcomes.append(chain.rate(period, source.games, players, played))
                 chain.seconds += time.perf_counter() - started
             period_rows.rows.extend(
-                _period_rows(period.pk, players, played, ids, SYSTEM_NAMES, cells_by)
+                _period_rows(period.pk, players, played, ids, chains, outcomes, encode, together)
             )
             game_rows.rows.extend(
-                _game_rows(source.records, period.pk, ids, rated_by, len(source.games))
+                _game_rows(
+                    source.records, period.pk, ids, [r for r, _ in outcomes], len(source.games)
+                )
             )
             period.games = len(source.games)
-            period.skipped = [{"game": s.game, "reason": s.reason} for s in rated_by[0].skipped]
+            period.skipped = [{"game": s.game, "reason": s.reason} for s in outcomes[0][0].skipped]
             if len(game_rows.rows) >= ROWS_PER_WRITE:
                 game_rows.flush()
             if len(period_rows.rows) >= ROWS_PER_WRITE:
@@ -275,10 +393,10 @@ def _rate_game(
         game_rows.flush()
         period_rows.flush()
         writer.wait()
+        started = time.perf_counter()
         for chain in chains:
-            _player_ratings(
-                game_name, chain.name, chain.last, chain.rows, chain.games_total, chain.deviation
-            )
+            _player_ratings(game_name, chain, encode)
+        players_seconds = time.perf_counter() - started
     finally:
         # Never leave a COPY running on the connection, even when rating failed.
         writer.wait()
@@ -286,37 +404,72 @@ def _rate_game(
             timings[chain.name] = timings.get(chain.name, 0.0) + chain.seconds
         total = time.perf_counter() - clock
         timings["history rows"] = (
-            timings.get("history rows", 0.0) + total - sum(chain.seconds for chain in chains)
+            timings.get("history rows", 0.0)
+            + total
+            - sum(chain.seconds for chain in chains)
+            - players_seconds
         )
+        timings["players"] = timings.get("players", 0.0) + players_seconds
         timings["copy busy"] = timings.get("copy busy", 0.0) + writer.busy
+        timings["copy cpu"] = timings.get("copy cpu", 0.0) + writer.cpu
         timings["copy waited"] = timings.get("copy waited", 0.0) + writer.waited
 
 
-def _player_ratings(
-    game: str,
-    system: str,
-    last: dict[str, tuple[Any, dict[str, Any], RatingPeriod]],
-    rows: dict[str, tuple[int, int]],
-    games_total: dict[str, int],
-    deviation: Callable[[Any], float | None],
-) -> None:
+#: What a job writes of each rated player's current rating.
+PLAYER_COLUMNS = (
+    "player_id",
+    "game",
+    "system",
+    "rating",
+    "deviation",
+    "state",
+    "games",
+    "last_played",
+)
+
+
+def _player_ratings(game: str, chain: _Chain, encode: Callable[[str], Any]) -> None:
     """Each rated player's current rating, written once: new rows in the order they
-    were first rated, existing ones updated."""
+    were first rated, existing ones updated. On PostgreSQL one COPY and one
+    ``INSERT … ON CONFLICT``."""
+    to_json, deviation, games_total = chain.system.state_to_json, chain.deviation, chain.games_total
+    if connection.vendor == "postgresql":
+        upsert(
+            PlayerRating,
+            PLAYER_COLUMNS,
+            "rating_once_per_game_and_system",
+            [
+                (
+                    int(pid),
+                    game,
+                    chain.name,
+                    state.rating,
+                    deviation(state),
+                    encode(json.dumps(to_json(state))),
+                    games_total[pid],
+                    period.closed_at,
+                )
+                for pid, period in chain.last.items()
+                for state in (chain.known[pid],)
+            ],
+        )
+        return
     new: list[PlayerRating] = []
     changed: list[PlayerRating] = []
-    for pid, (state, state_json, period) in last.items():
+    for pid, period in chain.last.items():
+        state = chain.known[pid]
         row = PlayerRating(
             player_id=int(pid),
             game=game,
-            system=system,
+            system=chain.name,
             rating=state.rating,
             deviation=deviation(state),
-            state=state_json,
+            state=to_json(state),
             games=games_total[pid],
             last_played=period.closed_at,
         )
-        if pid in rows:
-            row.pk = rows[pid][0]
+        if pid in chain.rows:
+            row.pk = chain.rows[pid][0]
             changed.append(row)
         else:
             new.append(row)
@@ -329,6 +482,11 @@ def _player_ratings(
 def _rewind(start: RatingPeriod) -> list[RatingPeriod]:
     """Forget the history from ``start`` on and restore every player's state to what it
     was before it; returns the periods to rate again, in order."""
+    earlier = RatingPeriod.objects.filter(closed_at__lt=start.closed_at) | (
+        RatingPeriod.objects.filter(closed_at=start.closed_at, id__lt=start.id)
+    )
+    if not earlier.exists():
+        return _forget_everything()
     from_start = RatingPeriod.objects.filter(closed_at__gt=start.closed_at) | (
         RatingPeriod.objects.filter(closed_at=start.closed_at, id__gte=start.id)
     )
@@ -347,6 +505,24 @@ def _rewind(start: RatingPeriod) -> list[RatingPeriod]:
         _restore(touched)
     from_start.update(rated_at=None)
     return later
+
+
+def _forget_everything() -> list[RatingPeriod]:
+    """``_rewind`` from the very first period: what it leaves, without its work. No
+    history remains, so every player with a history loses the rating in that game (the
+    restore would find no period to go back to), and the history tables are emptied at
+    once instead of row by row. Players without any history keep theirs, as there."""
+    everything = sorted(RatingPeriod.objects.all(), key=lambda p: (p.closed_at, p.id))
+    PlayerRating.objects.filter(
+        Exists(
+            PeriodRating.objects.filter(
+                player_id=OuterRef("player_id"), period__game=OuterRef("game")
+            )
+        )
+    ).delete()
+    truncate(GameRating, PeriodRating)
+    RatingPeriod.objects.update(rated_at=None)
+    return everything
 
 
 def _restore(touched: set[tuple[int, str]]) -> None:

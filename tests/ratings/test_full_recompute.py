@@ -1,0 +1,169 @@
+"""A full recomputation (history tables emptied at once, current ratings written by one
+upsert) gives, to the bit, what rating the same history period by period gives, what a
+recomputation from the middle (the rewind) gives, and the pure maths' final states."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import struct
+
+import pytest
+
+from ratings.models import GameRating, PeriodRating, PlayerRating, RatingLedger, RatingPeriod
+from ratings.periods import periods_games
+from ratings.rate import _json_text, period_rate, ratings_recompute
+from ratings.replay import iter_replay
+from ratings.systems import SYSTEM_NAMES, RatedGame, make_system
+
+pytestmark = pytest.mark.django_db
+
+
+def _bits(value):
+    """Floats by their bits, so that 0.1 + 0.2 and 0.30000000000000004 compare equal
+    only when they are the same double, and -0.0 differs from 0.0."""
+    if isinstance(value, float):
+        return ("float", struct.pack(">d", value))
+    if isinstance(value, dict):
+        return tuple(sorted((key, _bits(item)) for key, item in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_bits(item) for item in value)
+    return value
+
+
+def everything() -> dict[str, list[tuple]]:
+    def rows(queryset, *columns):
+        return sorted(_bits(row) for row in queryset.values_list(*columns))
+
+    return {
+        "players": rows(
+            PlayerRating.objects,
+            "player_id",
+            "game",
+            "system",
+            "rating",
+            "deviation",
+            "state",
+            "games",
+            "last_played",
+        ),
+        "periods": rows(
+            PeriodRating.objects,
+            "period_id",
+            "player_id",
+            "games",
+            *(column for name in SYSTEM_NAMES for column in PeriodRating.columns(name)),
+            "states",
+        ),
+        "games": rows(
+            GameRating.objects,
+            "game_id",
+            "period_id",
+            "player_id",
+            *(column for name in SYSTEM_NAMES for column in GameRating.columns(name)),
+        ),
+        "rated": rows(RatingPeriod.objects, "id", "games", "skipped"),
+    }
+
+
+def test_a_full_recomputation_is_bit_identical_to_rating_period_by_period_and_to_the_maths():
+    from bench.ratings_recompute import build  # bulk history: the benchmark's builder
+
+    build(argparse.Namespace(games=2_500, players=40, seed=11))
+    periods = list(RatingPeriod.objects.order_by("closed_at", "id"))
+    assert len(periods) > 10
+    # The incremental path: each period rated by its own job, as rounds close.
+    for period in periods:
+        assert period_rate(period=period) == "rated"
+    incremental = everything()
+    assert len(incremental["games"]) > 2 * 2_500 and len(incremental["periods"]) > 400
+
+    # Full, over that history: emptied and written again.
+    assert ratings_recompute() == len(periods)
+    assert everything() == incremental
+    # The rewind: from the middle, the earlier players restored from their history.
+    assert ratings_recompute(start=periods[len(periods) // 2]) == len(periods) - len(periods) // 2
+    assert everything() == incremental
+    # Full again, now over the rewind's history.
+    assert ratings_recompute() == len(periods)
+    assert everything() == incremental
+
+    # The pure maths over the same periods end on the same states, to the bit.
+    games = [source.games for source in periods_games(periods)]
+    for name in SYSTEM_NAMES:
+        system = make_system(name, RatingLedger.objects.get(system=name).params)
+        states: dict = {}
+        for rated in iter_replay(system, {}, games):
+            states = rated.states
+        stored = {
+            str(player_id): (_bits(rating), _bits(state))
+            for player_id, rating, state in PlayerRating.objects.filter(system=name).values_list(
+                "player_id", "rating", "state"
+            )
+        }
+        assert stored == {
+            pid: (_bits(state.rating), _bits(system.state_to_json(state)))
+            for pid, state in states.items()
+        }
+
+
+def test_a_player_without_history_keeps_her_rating_through_a_full_recomputation():
+    from bench.ratings_recompute import build
+
+    build(argparse.Namespace(games=300, players=12, seed=4))
+    ratings_recompute()
+    row = PlayerRating.objects.filter(system="elo").first()
+    kept = PlayerRating.objects.create(
+        player_id=row.player_id, game="pantarei", system="elo", rating=1234.5, state={}
+    )
+    before = everything()
+    ratings_recompute()
+    assert everything() == before
+    assert PlayerRating.objects.get(pk=kept.pk).rating == 1234.5
+
+
+@pytest.mark.parametrize("name", SYSTEM_NAMES)
+def test_the_state_text_is_what_json_dumps_writes_of_the_state(name):
+    """The job writes each state's JSON with a function compiled from its keys; on any
+    state it must read back to exactly ``state_to_json``."""
+    system = make_system(name, None)
+    default = system.default_state()
+    text = _json_text(system, default)
+    rng = random.Random(name)
+    states = [default]
+    current: dict = {}
+    for _ in range(300):
+        games = []
+        for _ in range(5):
+            seats = tuple(rng.sample([str(n) for n in range(8)], rng.choice((2, 3))))
+            out = [rng.randint(0, 2) for _ in seats]
+            out[rng.randrange(len(seats))] = 3
+            games.append(RatedGame(seats=seats, out=tuple(out)))
+        current = system.rate_period(current, games).states
+        states += current.values()
+    for state in states:
+        assert text(state) == json.dumps(system.state_to_json(state))
+        assert _bits(json.loads(text(state))) == _bits(system.state_to_json(state))
+
+
+def test_the_period_states_text_is_the_json_of_every_systems_state():
+    from ratings.rate import _Chain, _states_text
+
+    chains = [_Chain(name, {}, []) for name in SYSTEM_NAMES]
+    rng = random.Random(5)
+    current: list[dict] = [{} for _ in chains]
+    for _ in range(100):
+        seats = tuple(rng.sample([str(n) for n in range(6)], 3))
+        out = [rng.randint(0, 2) for _ in seats]
+        out[rng.randrange(3)] = 3
+        game = RatedGame(seats=seats, out=tuple(out))
+        for at, chain in enumerate(chains):
+            current[at] = chain.system.rate_period(current[at], [game]).states
+        for pid in seats:
+            states = [current[at][pid] for at in range(len(chains))]
+            expected = json.dumps(
+                {c.name: c.system.state_to_json(s) for c, s in zip(chains, states, strict=True)}
+            )
+            assert _states_text(chains, binary=False)(*states) == expected
+            assert _states_text(chains, binary=True)(*states) == b"\x01" + expected.encode()
