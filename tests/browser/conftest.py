@@ -173,13 +173,28 @@ def new_page(browser: Any, wait: Callable[..., Any]) -> Callable[..., None]:
     then return only once the server's answer has replaced the old page. Waiting for a
     text instead can return at once when the old page already shows it (a message left
     from the save before), and the test then races the server."""
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
 
     def after(action: Callable[[], Any], timeout: float = 15) -> None:
         old = browser.find_element(By.TAG_NAME, "html")
+
+        def gone(_driver: Any) -> bool:
+            # Selenium's staleness_of, plus the other way Chromium says the same while
+            # the next document replaces the old one: "Node with given id does not
+            # belong to the document" (seen in CI on Chromium 156).
+            try:
+                old.is_enabled()
+            except StaleElementReferenceException:
+                return True
+            except WebDriverException as exc:
+                if "does not belong to the document" in str(exc):
+                    return True
+                raise
+            return False
+
         action()
-        wait(expected_conditions.staleness_of(old), timeout)
+        wait(gone, timeout)
         wait(lambda b: b.execute_script("return document.readyState") == "complete", timeout)
 
     return after
