@@ -48,20 +48,9 @@ from games.pentagame.movegen import legal_codes  # noqa: E402
 from games.pentagame.notation import _parse_move, parse_move  # noqa: E402
 from games.pentagame.playout import random_game  # noqa: E402
 from games.pentagame.replay import replay  # noqa: E402
-from games.pentagame.rules import Position  # noqa: E402
+from games.pentagame.rules import PLAYABLE_VARIANTS, Position  # noqa: E402
 
-VARIANTS = (
-    (2, "standard"),
-    (3, "standard"),
-    (4, "standard"),
-    (4, "teams"),
-    (5, "standard"),
-    (2, "inside-out"),
-    (3, "inside-out"),
-    (4, "inside-out"),
-    (4, "teams+inside-out"),
-    (5, "inside-out"),
-)
+VARIANTS = PLAYABLE_VARIANTS
 
 
 def bfs_targets(frm: int, occ: int) -> list[int]:

@@ -18,6 +18,20 @@ from .notation import Move, format_move, format_stop
 from .paths import blocking_stop, reaches
 
 VARIANT_FLAGS: Final = ("standard", "teams", "inside-out", "five")
+# Every table a record can name, each variant of docs/rules.md: the game for 2 to 5
+# players, the 2 vs 2 team game, and each of them inside out (book §3).
+PLAYABLE_VARIANTS: Final = (
+    (2, "standard"),
+    (3, "standard"),
+    (4, "standard"),
+    (4, "teams"),
+    (5, "standard"),
+    (2, "inside-out"),
+    (3, "inside-out"),
+    (4, "inside-out"),
+    (4, "teams+inside-out"),
+    (5, "inside-out"),
+)
 BLACK_BASE: Final = 100
 GREY_BASE: Final = 200
 EMPTY: Final = -1

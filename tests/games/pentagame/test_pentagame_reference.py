@@ -20,19 +20,9 @@ from games.pentagame.errors import IllegalMove
 from games.pentagame.movegen import code_to_move, legal_codes
 from games.pentagame.notation import parse_move
 from games.pentagame.playout import complete, random_game
+from games.pentagame.rules import PLAYABLE_VARIANTS
 
-VARIANTS = [
-    (2, "standard"),
-    (3, "standard"),
-    (4, "standard"),
-    (4, "teams"),
-    (5, "standard"),
-    (2, "inside-out"),
-    (3, "inside-out"),
-    (4, "inside-out"),
-    (4, "teams+inside-out"),
-    (5, "inside-out"),
-]
+VARIANTS = PLAYABLE_VARIANTS
 
 
 @settings(max_examples=40, deadline=None)
