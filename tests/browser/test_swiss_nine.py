@@ -101,14 +101,17 @@ def games_of(round_: Round) -> list[Game]:
     )
 
 
-def wait_round_in(browser: Any, wait: Callable[..., Any], total: int) -> None:
-    """The results screen counts every game in and has no save under way."""
-    done = f"{total} of {total} games in"
+def wait_round_in(
+    browser: Any, wait: Callable[..., Any], total: int, done: int | None = None
+) -> None:
+    """The results screen counts every game in (or ``done`` of them) and has no save
+    under way."""
+    progress = f"{total if done is None else done} of {total} games in"
     wait(
         lambda b: b.execute_script(
             "return document.getElementById('round-progress').textContent.trim() === arguments[0]"
             " && !document.querySelector('tr.result-row[data-busy]');",
-            done,
+            progress,
         ),
         timeout=SLOW,
     )

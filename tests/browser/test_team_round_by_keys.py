@@ -12,10 +12,10 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from tests.browser.test_swiss_nine import keys, wait_round_in
 from tests.factories import TournamentFactory, UserFactory
 from tournaments.models import Game, Round, Seat, Team, Tournament
 from tournaments.selectors.standings import team_scoring_settings, tie_breaks_of
@@ -33,7 +33,6 @@ from tournaments.standings import (
 
 pytestmark = pytest.mark.browser
 BY = Actor.command()
-SLOW = 60
 TEAMS = [
     ("Stars", ["Ann", "Bea"]),
     ("Moons", ["Cid", "Dan"]),
@@ -55,10 +54,6 @@ def round_() -> Round:
     round_ = round_pair_next(tournament=event, by=BY)
     round_publish(round=round_, by=BY)
     return round_
-
-
-def _keys(browser: Any, text: str) -> None:
-    ActionChains(browser).send_keys(text).perform()
 
 
 def _games(round_: Round) -> list[Game]:
@@ -118,17 +113,8 @@ def test_a_team_round_is_entered_by_keys_on_a_phone_and_closes_to_the_cores_stan
     # The screen starts in the first game without a result: type, Enter, and on.
     wait(lambda b: b.execute_script("return document.activeElement.id") == f"out-{games[0].pk}")
     for index, _game in enumerate(typed_games):
-        _keys(browser, TYPED[index % len(TYPED)] + Keys.ENTER)  # 5 keys per team game
-    done = f"{len(typed_games)} of {len(games)} games in"
-    wait(
-        lambda b: b.execute_script(
-            "return document.getElementById('round-progress').textContent.trim() === arguments[0]"
-            " && !document.querySelector('tr.result-row[data-busy]');",
-            done,
-        ),
-        timeout=SLOW,
-    )
-    assert not browser.find_elements(By.CSS_SELECTOR, "tr.result-row[data-invalid]")
+        keys(browser, TYPED[index % len(TYPED)] + Keys.ENTER)  # 5 keys per team game
+    wait_round_in(browser, wait, len(games), done=len(typed_games))
     for index, game in enumerate(typed_games):
         game.refresh_from_db()
         assert "".join(map(str, game.out_list(4))) == TYPED[index % len(TYPED)]
@@ -140,8 +126,8 @@ def test_a_team_round_is_entered_by_keys_on_a_phone_and_closes_to_the_cores_stan
     first = wait(lambda b: b.find_element(By.ID, f"out-{reported.pk}-1"))
     assert first.get_attribute("value") == ""
     first.send_keys("1" + Keys.TAB)
-    _keys(browser, "3" + Keys.TAB + "0" + Keys.TAB + "2")
-    new_page(lambda: _keys(browser, Keys.ENTER))
+    keys(browser, "3" + Keys.TAB + "0" + Keys.TAB + "2")
+    new_page(lambda: keys(browser, Keys.ENTER))
     assert "awaiting confirmation" in browser.find_element(By.TAG_NAME, "body").text
     # An opponent (seat 2, the other team) confirms with one button, reached by keys.
     browser.get(f"{live_server.url}/report/{seat_2.report_token}/")
@@ -153,7 +139,7 @@ def test_a_team_round_is_entered_by_keys_on_a_phone_and_closes_to_the_cores_stan
     )
     assert "seat 1 reported 1 : 3 : 0 : 2" in browser.find_element(By.TAG_NAME, "body").text
     browser.execute_script("arguments[0].focus();", confirm)
-    new_page(lambda: _keys(browser, Keys.ENTER))
+    new_page(lambda: keys(browser, Keys.ENTER))
     reported.refresh_from_db()
     assert reported.confirmed and reported.out_list(4) == [1, 3, 0, 2]
 
