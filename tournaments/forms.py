@@ -242,7 +242,6 @@ class ResultForm(forms.Form):
     # The results screen's one field: pieces out in its notation (`31`, `3120`, `3 1 u`).
     out = forms.CharField(required=False, max_length=80)
     version = forms.IntegerField(widget=forms.HiddenInput)
-    position = forms.IntegerField(required=False, help_text=_("Reporting players: your seat."))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -265,8 +264,7 @@ class ResultForm(forms.Form):
             colours_out={str(p): data.get(f"colours_{p}") or "" for p in positions},
             moves_text=data.get("moves") or "",
             turn_ended=bool(data.get("unfinished")),
-            # A page's form acts for its link's seat whatever seat it names (an old
-            # form's field): only an API client's named seat is checked.
+            # No seat from a page's form: a player's link acts for its own seat.
         )
 
 
