@@ -1,3 +1,7 @@
+"""The ASGI application: the pages and the API (Django), and the live tables' sockets
+(Channels, tournaments/routing.py). Served by `runserver` (daphne) on the embedded
+default and by gunicorn's uvicorn workers in production (README, docs/operations.md)."""
+
 import os
 
 from django.core.asgi import get_asgi_application
@@ -5,4 +9,20 @@ from django.core.asgi import get_asgi_application
 from .startup import or_exit
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = or_exit(get_asgi_application)
+# Django first: it sets up the apps that the routing's consumers import.
+django_application = or_exit(get_asgi_application)
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from tournaments.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_application,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

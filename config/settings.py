@@ -35,6 +35,9 @@ if not DEBUG and not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
+    # First, as Channels asks: `runserver` then serves the ASGI application (pages and
+    # the live tables' sockets) on the embedded default too.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -49,6 +52,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "django_htmx",
+    "channels",
     "tournaments",
     "games",
     "ratings",
@@ -153,6 +157,40 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Live tables: the sockets' channel layer (Django Channels) ------------------------
+# Redis carries a saved ply to every web process's spectators; without Redis (the
+# embedded default: one process) the in-memory layer does. "send" is the layer the
+# services publish on after a commit: short timeouts, so that a Redis that hangs costs a
+# write half a second, never the write itself (PostgreSQL is the record; pages poll).
+ASGI_APPLICATION = "config.asgi.application"
+if REDIS_URL:
+    _LIVE_REDIS = env_str("LIVE_REDIS_URL", REDIS_URL)
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [{"address": _LIVE_REDIS, "socket_connect_timeout": 1}],
+                "prefix": env_str("CACHE_KEY_PREFIX", "agon") + ":live",
+                "capacity": 500,
+                "expiry": 30,
+            },
+        },
+        "send": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {"address": _LIVE_REDIS, "socket_connect_timeout": 0.5, "socket_timeout": 0.5}
+                ],
+                "prefix": env_str("CACHE_KEY_PREFIX", "agon") + ":live",
+                "capacity": 500,
+                "expiry": 30,
+            },
+        },
+    }
+else:
+    # One layer: in-memory layers of two names would not reach each other.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"

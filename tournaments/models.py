@@ -21,6 +21,8 @@ from games.rulesets import Ruleset
 # The played game lives in its own module (it was the games app's model until the games
 # became the family's rules alone); importing it here registers it with this app.
 from tournaments.models_game import Game as Game
+from tournaments.models_game import Ply as Ply
+from tournaments.models_game import PlyConflict as PlyConflict
 from tournaments.models_game import moving_order as moving_order
 from tournaments.models_team import TEAM_SHEET_TARGET
 from tournaments.models_team import Team as Team
@@ -172,6 +174,15 @@ class Tournament(models.Model):
         help_text=_("Weighted round score of a bye; empty = an even result."),
     )
     absence_score = models.DecimalField(max_digits=6, decimal_places=2, default=0)
+    # The egg timer of section 3 ("limit the time per move with an egg timer … about one
+    # minute per move is practical … A player who does not move in time loses turn"):
+    # seconds per move, empty = off.
+    seconds_per_move = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(5), MaxValueValidator(3600)],
+        help_text=_("The egg timer: seconds per move when games are recorded live; empty = off."),
+    )
     late_score = models.DecimalField(
         max_digits=6,
         decimal_places=2,

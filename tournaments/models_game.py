@@ -119,3 +119,58 @@ class Game(models.Model):
 
     def out_list(self, seats: int) -> list[int | None]:
         return [getattr(self, name) for name in out_fields(seats)]
+
+
+class Ply(models.Model):
+    """One ply of a game recorded live, as it was made at the table (services/plies.py).
+
+    The game's record (`Game.moves`) stays the one record; these rows say who sent each
+    of its plies and when (for undo and the egg timer), and hold the sender's key so
+    that a ply sent twice (a retry) is stored once. Rows beyond the record are stale and
+    removed by the next ply."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="plies")
+    number = models.PositiveIntegerField()
+    move = models.CharField(max_length=64)
+    key = models.CharField(max_length=64)
+    # The seat position whose link sent it; empty for a director.
+    by_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField()
+    # Recorded by the egg timer: the seat did not move in time and lost her turn.
+    timed_out = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="ply_unique_number"),
+            models.UniqueConstraint(fields=["game", "key"], name="ply_unique_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"ply {self.number} of {self.game}: {self.move}"
+
+
+class PlyConflict(models.Model):
+    """A ply refused because another device had recorded a different one for the same
+    ply number: never merged silently; the organiser sees the table flagged until she
+    clears it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="ply_conflicts")
+    number = models.PositiveIntegerField()
+    move = models.CharField(max_length=64)
+    by_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    # What the record holds at that ply, and who recorded it (empty: a director or a
+    # whole record saved at once).
+    recorded = models.CharField(max_length=64)
+    recorded_by_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    at = models.DateTimeField()
+    cleared_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "at"]
+
+    def __str__(self) -> str:
+        return f"conflict at ply {self.number} of {self.game}"

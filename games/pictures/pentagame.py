@@ -226,6 +226,14 @@ def position_payload(record: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
+def position_snapshot(record: dict[str, Any]) -> dict[str, Any]:
+    """The position after a record, as a spectator's board draws it: no legal moves
+    (they cost more than the rest and only the recording device needs them). A record
+    that stops being legal shows its position before the bad ply."""
+    result = pentagame.replay(record)
+    return {**_position(result.state), "plies": result.plies}
+
+
 def replay_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     """The position before the first ply and after each legal ply of a record."""
     players, variant, moves = check_record(record)

@@ -7,7 +7,8 @@ nothing else writes a game's result for a client. Here, once, below every client
 - a move record typed as text is split into moves, or read as the online client's
   JSON event list when it starts with `[`;
 - the seat a player's client names is checked against her link's seat;
-- a director's entry that repeats the game's final result writes nothing.
+- a director's entry that repeats the game's final result writes nothing;
+- a game recorded live sends one ply at a time (`PlyEntry`, services/plies.py).
 
 Every table size (2, 3, 2 vs 2, 5) and every game of the family goes the same way: the
 seats come from the table, the rules from `games/rulesets.py` (services/results.py).
@@ -25,7 +26,21 @@ from tournaments.models import Game
 
 from .actor import Actor
 from .errors import ServiceError
+from .plies import game_ply_record, game_ply_undo
 from .results import game_import_events, game_record_moves, game_record_out
+
+
+@dataclass(frozen=True)
+class PlyEntry:
+    """One ply sent from the table as it is made (services/plies.py): ply ``number``
+    is ``move``; ``key`` makes a retry harmless; ``undo`` takes ply ``number`` back;
+    ``timeout``: the egg timer ran out, the seat to move loses her turn."""
+
+    number: int
+    move: str = ""
+    key: str = ""
+    undo: bool = False
+    timeout: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,6 +62,8 @@ class ResultEntry:
     turn_ended: bool = False
     # The seat a player's client names (v1 clients send it): must be the link's own.
     position: int | None = None
+    # A game recorded live: one ply at a time instead of a whole record.
+    ply: PlyEntry | None = None
 
 
 def pieces_out(text: str, seats: int, target: int) -> tuple[list[int | None], bool]:
@@ -110,6 +127,13 @@ def game_result_record(
     raises ServiceError naming the field, a stale ``version`` ConflictError; nothing is
     saved then. Returns the game as it now is."""
     check_reporting_seat(by, entry.position)
+    if entry.ply is not None:
+        ply = entry.ply
+        if ply.undo:
+            return game_ply_undo(game=game, number=ply.number, by=by)
+        return game_ply_record(
+            game=game, number=ply.number, move=ply.move, key=ply.key, timeout=ply.timeout, by=by
+        )
     common: dict[str, Any] = {"game": game, "version": version, "by": by}
     text = entry.moves_text.strip()
     if entry.events is not None or text.startswith("["):

@@ -31,6 +31,7 @@ from tournaments.selectors.standings import table_teams
 
 from .actor import Actor, require_actor
 from .audit import audit_record
+from .broadcast import game_changed_on_commit
 from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
 
@@ -163,10 +164,27 @@ def require_open_for_reports(round_: Round) -> None:
         raise ServiceError(_("this round is not open for reports yet"), field="round")
 
 
-def _check_actor(by: Actor, game: Game) -> None:
+def check_actor_at_table(by: Actor, game: Game) -> None:
     require_actor(by)
     if by.is_player and (by.seat is None or by.seat.table_id != game.table_id):
         raise ServiceError(_("this link is not for this game's table"), field="position")
+
+
+def _drop_other_drafts(
+    submissions: list[ResultSubmission], keep_seat_id: int | None
+) -> list[ResultSubmission]:
+    """A game in progress has one record, whoever at the table sends its next ply: a
+    save in progress replaces the drafts of the other seats (and a director's), which
+    are earlier states of the same record. Deleted, not discarded: a draft was never a
+    report, and its seat may still report the result."""
+    drop = [
+        s
+        for s in submissions
+        if s.state in LIVE and _draft(s) and (keep_seat_id is None or s.by_seat_id != keep_seat_id)
+    ]
+    if drop:
+        ResultSubmission.objects.filter(pk__in=[s.pk for s in drop]).delete()
+    return [s for s in submissions if s not in drop]
 
 
 def _materialise(game: Game, submissions: list[ResultSubmission]) -> None:
@@ -220,6 +238,8 @@ def _materialise(game: Game, submissions: list[ResultSubmission]) -> None:
         fields[f"out_{i}"] = out[i - 1] if i <= len(out) else None
     Game.objects.filter(pk=game.pk).update(**fields)
     game.refresh_from_db()
+    # Every page showing the game live hears of it once the change is committed.
+    game_changed_on_commit(game.pk)
 
 
 def _has_result(game: Game) -> bool:
@@ -291,12 +311,15 @@ def _discard(submissions: list[ResultSubmission], by: Actor, keep: int | None = 
 
 
 def _write(*, game: Game, version: int | None, by: Actor, result: _Result) -> Game:
-    _check_actor(by, game)
+    check_actor_at_table(by, game)
     with transaction.atomic():
         locked, submissions = _lock(game, version)
         round_ = locked.table.round
         if round_.status == Round.Status.PAIRED:
             raise ServiceError(_("results can be entered once the round is published"))
+        if result.status == IN_PROGRESS:
+            own = by.seat.pk if by.seat is not None else None
+            submissions = _drop_other_drafts(submissions, own)
         if by.is_player:
             _report(locked, submissions, by, result)
             return locked
@@ -432,7 +455,7 @@ def game_record_out(
     report (see the module's docstring). ``colours_out`` optionally gives, per seat
     position, the colours that went out in order as letters (``"rw"``: red first, then
     white; section 22)."""
-    _check_actor(by, game)
+    check_actor_at_table(by, game)
     seats = _seats(game)
     values = _validate_out(out, seats, game, finished)
     colours = _validate_colours(colours_out or {}, values)
@@ -483,7 +506,7 @@ def _validate_colours(given: Mapping[str, str], out: list[int]) -> dict[str, lis
 def game_confirm(*, game: Game, by: Actor) -> Game:
     """Another seat's player confirms the report waiting for this game; only then does
     it count. A seat never confirms its own report, and a dispute is the organiser's."""
-    _check_actor(by, game)
+    check_actor_at_table(by, game)
     if not by.is_player:
         raise ServiceError(_("a director accepts a report on the open-tables page"))
     with transaction.atomic():
@@ -588,7 +611,7 @@ def game_record_moves(
     yet, unless its round is closed (then the turn ended: unfinished).
     ``setup`` holds the record's other keys for games that have a setup (Pantarei's
     row of scales, PentaCosmos' tokens)."""
-    _check_actor(by, game)
+    check_actor_at_table(by, game)
     seats = _seats(game)
     round_ = Game.objects.select_related("table__round__tournament").get(pk=game.pk).table.round
     tournament = round_.tournament

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import pentagame
 from games.pictures.pentagame import SHAPES, board_geometry, position_payload, replay_frames
@@ -26,8 +26,9 @@ from tournaments.json_errors import error_response, service_error_response
 from tournaments.models import Game, Round, Seat
 from tournaments.permissions import can_direct, can_view
 from tournaments.services.errors import ServiceError
-from tournaments.services.result_path import ResultEntry, game_result_record
+from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_record
 from tournaments.services.results import Actor
+from tournaments.views.sockets import socket_path
 
 # Far above any real game; keeps one anonymous request from replaying a flood of moves.
 MAX_PLIES = 2000
@@ -167,7 +168,15 @@ def _page(request: HttpRequest, game: Game, mode: str, **extra: Any) -> HttpResp
         "urls": {
             "position": reverse("games:position"),
             "replay": reverse("games:replay", args=[game.pk]),
+            "state": reverse("games:state", args=[game.pk]),
+            "socket": socket_path(game.table.round.tournament.slug),
         },
+        "game": game.pk,
+        "version": game.version,
+        # The page follows the game as it is played (another device, a spectator).
+        "live": game.status in Game.WITHOUT_RESULT,
+        "clock": game.table.round.tournament.seconds_per_move,
+        **{k: v for k, v in game_state(game, legal=False).items() if k in ("last_by", "last_at")},
         **extra,
     }
     if mode == "replay":
@@ -250,6 +259,21 @@ def record_view(request: HttpRequest, pk: int, token: str | None = None) -> Http
     )
 
 
+def _ply_request(body: Any) -> PlyEntry | None:
+    """A ply sent from the table: {ply: N, move, key[, timeout]} or {undo: N}; None for
+    a whole record. Raises ValueError or TypeError on a malformed body."""
+    if not isinstance(body, dict) or not ({"ply", "undo"} & set(body)):
+        return None
+    undo = "undo" in body
+    number = body["undo" if undo else "ply"]
+    if type(number) is not int or not 1 <= number < 2**31:
+        raise TypeError("ply and undo are whole numbers from 1")
+    move, key, timeout = body.get("move", ""), body.get("key", ""), body.get("timeout", False)
+    if not isinstance(move, str) or not isinstance(key, str) or not isinstance(timeout, bool):
+        raise TypeError("move and key are strings, timeout true or false")
+    return PlyEntry(number=number, move=move, key=key, undo=undo, timeout=timeout)
+
+
 def _save_request(body: Any) -> tuple[list[str], int | None, int | None]:
     """moves, version and the seat named by a save; raises ValueError or TypeError."""
     moves = body["moves"]
@@ -266,22 +290,58 @@ def _save_request(body: Any) -> tuple[list[str], int | None, int | None]:
 
 def _save(request: HttpRequest, game: Game, *, by: Actor) -> JsonResponse:
     try:
-        moves, version, reporter = _save_request(jsonbody.loads(request.body or b"null"))
+        body = jsonbody.loads(request.body or b"null")
+        ply = _ply_request(body)
+        entry = ResultEntry(ply=ply)
+        version = None
+        if ply is None:
+            moves, version, reporter = _save_request(body)
+            entry = ResultEntry(moves=moves, position=reporter)
     except (UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
-        return error_response(_("send {moves: [...], version: N} as JSON"))
-    try:
-        saved = game_result_record(
-            game=game, entry=ResultEntry(moves=moves, position=reporter), version=version, by=by
+        return error_response(
+            _("send {ply: N, move: ..., key: ...}, {undo: N} or {moves: [...], version: N} as JSON")
         )
+    try:
+        saved = game_result_record(game=game, entry=entry, version=version, by=by)
     except ServiceError as exc:
         return service_error_response(exc)
-    return JsonResponse(
-        {
-            "ok": True,
-            "version": saved.version,
-            "status": saved.status,
-            "confirmed": saved.confirmed,
-            "out": saved.out_list(saved.table.seats.count()),
-            "replay_url": reverse("games:replay", args=[saved.pk]),
-        }
-    )
+    return JsonResponse(game_state(saved, legal=ply is not None))
+
+
+def game_state(game: Game, *, legal: bool = True, frames: bool = False) -> dict[str, Any]:
+    """A game's record as the board pages use it: version, status, moves, who sent the
+    last ply, and (``legal``) the position with the legal moves to go on from."""
+    players = players_in_moving_order(game)
+    record = _record(game, players)
+    last = game.plies.order_by("-number").first()
+    state: dict[str, Any] = {
+        "ok": True,
+        "version": game.version,
+        "status": game.status,
+        "confirmed": game.confirmed,
+        "moves": record["moves"],
+        "out": game.out_list(len(players)),
+        "last_by": last.by_position
+        if last is not None and last.number == len(record["moves"])
+        else None,
+        "last_at": last.at.isoformat() if last is not None else None,
+        "replay_url": reverse("games:replay", args=[game.pk]),
+    }
+    if legal:
+        state["position"] = position_payload(record)
+    if frames:
+        state["frames"] = replay_frames(record)
+    return state
+
+
+@require_GET
+def state_view(request: HttpRequest, pk: int) -> JsonResponse:
+    """A game's record now, for a board page that missed a change (a reconnect, another
+    device's ply): `?frames=1` adds every position, as the replay page steps through."""
+    game = game_or_404(pk)
+    tournament = game.table.round.tournament
+    if not can_view(request.user, tournament) or game.table.round.status == Round.Status.PAIRED:
+        raise Http404("no such game")
+    response = JsonResponse(game_state(game, frames=request.GET.get("frames") == "1"))
+    response["Cache-Control"] = "no-cache"
+    return response

@@ -1,0 +1,9 @@
+"""The sockets' URLs (config/asgi.py routes websocket connections here)."""
+
+from django.urls import path
+
+from tournaments.views.sockets import SOCKET_ROUTE, LiveTablesConsumer
+
+websocket_urlpatterns = [
+    path(SOCKET_ROUTE, LiveTablesConsumer.as_asgi(), name="live-socket"),
+]

@@ -1,0 +1,132 @@
+"""Live tables: the state of games as the pages draw them while they are played.
+
+One shape for every page and for the socket (services/broadcast.py sends it after each
+saved ply; the projector, the round page, a game's page and the results screen draw
+it): the ply, the last move, whose move it is (a seat position), pieces out per seat
+position, the board for games that have a board page, the egg timer and whether the
+table is flagged. Read with a fixed number of queries for a whole round."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import Max, QuerySet
+
+from games.pictures.pentagame import position_snapshot
+from tournaments.models import Game, Ply, PlyConflict, Round, Seat, Tournament
+from tournaments.selectors.standings import table_teams
+
+LIVE_STATUSES = (Game.Status.PENDING, Game.Status.IN_PROGRESS)
+
+
+def _variant(tournament: Tournament, seats: int) -> str:
+    # A 2 vs 2 table plays the engine's team variant (services/results.py).
+    return "teams" if table_teams(tournament, seats) else "standard"
+
+
+def _board(tournament: Tournament, game: Game, seats: int) -> dict[str, Any] | None:
+    ruleset = tournament.ruleset
+    if not ruleset.has_board_page:
+        return None
+    record = {"players": seats, "variant": _variant(tournament, seats), "moves": list(game.moves)}
+    try:
+        return position_snapshot(record)
+    except ValueError:
+        return None
+
+
+def game_live_state(
+    *,
+    game: Game,
+    tournament: Tournament,
+    seats: int,
+    last_ply_at: Any = None,
+    conflicts: int = 0,
+) -> dict[str, Any]:
+    """One game's live state (see the module's docstring)."""
+    order = game.moving_order(seats)
+    in_progress = game.status == Game.Status.IN_PROGRESS
+    board = _board(tournament, game, seats) if game.moves else None
+    to_move = None
+    if board is not None and not board["finished"] and game.status in LIVE_STATUSES:
+        to_move = order[board["to_move"] - 1] if board["to_move"] else None
+    elif not game.moves and game.status == Game.Status.PENDING:
+        to_move = order[0]
+    if game.status in LIVE_STATUSES:
+        # Pieces out so far, per seat position, from the board (the result has none yet).
+        out: list[int | None] = [0] * seats
+        if board is not None:
+            for engine_seat, position in enumerate(order):
+                out[position - 1] = len(board["out"][engine_seat])
+    else:
+        out = game.out_list(seats)
+    seconds = tournament.seconds_per_move
+    clock = None
+    if seconds and in_progress and last_ply_at is not None and to_move is not None:
+        clock = {"seconds": seconds, "since": last_ply_at.isoformat()}
+    return {
+        "game": game.pk,
+        "number": game.number,
+        "table": game.table.number,
+        "version": game.version,
+        "status": game.status,
+        "confirmed": game.confirmed,
+        "plies": len(game.moves),
+        "last": game.moves[-1] if game.moves else None,
+        "to_move": to_move,
+        "out": out,
+        "board": board,
+        "clock": clock,
+        "flagged": conflicts,
+    }
+
+
+def _games(games: QuerySet[Game]) -> list[Game]:
+    return list(
+        games.select_related("table__round__tournament").order_by("table__number", "number")
+    )
+
+
+def live_states(*, games: QuerySet[Game]) -> dict[int, dict[str, Any]]:
+    """The live state of each game, by game id: four queries however many games."""
+    rows = _games(games)
+    if not rows:
+        return {}
+    ids = [g.pk for g in rows]
+    seats: dict[int, int] = defaultdict(int)
+    for table_id in Seat.objects.filter(table_id__in={g.table_id for g in rows}).values_list(
+        "table_id", flat=True
+    ):
+        seats[table_id] += 1
+    last = dict(
+        Ply.objects.filter(game_id__in=ids)
+        .values_list("game_id")
+        .annotate(at=Max("at"))
+        .values_list("game_id", "at")
+    )
+    conflicts: dict[int, int] = defaultdict(int)
+    for game_id in PlyConflict.objects.filter(game_id__in=ids, cleared_at__isnull=True).values_list(
+        "game_id", flat=True
+    ):
+        conflicts[game_id] += 1
+    return {
+        g.pk: game_live_state(
+            game=g,
+            tournament=g.table.round.tournament,
+            seats=seats[g.table_id],
+            last_ply_at=last.get(g.pk),
+            conflicts=conflicts[g.pk],
+        )
+        for g in rows
+    }
+
+
+def round_live_states(*, round_: Round) -> dict[int, dict[str, Any]]:
+    """Every game of a round that is not a bye."""
+    return live_states(games=Game.objects.filter(table__round=round_, table__is_bye=False))
+
+
+def game_live(*, game_id: int) -> dict[str, Any] | None:
+    """One game's live state, read afresh (after a commit)."""
+    return live_states(games=Game.objects.filter(pk=game_id)).get(game_id)

@@ -1,0 +1,57 @@
+"""Live tables: tell the pages that show a game that it changed, once the change is
+committed (Django Channels' layer: Redis in production, in memory on the embedded
+default). PostgreSQL is the record; this is only the news. When the layer cannot be
+reached (Redis down) the ply is saved all the same and the pages, whose sockets close,
+poll until it is back (docs/operations.md, "Live tables")."""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+
+from tournaments.models import Game
+from tournaments.selectors.live import game_live
+
+logger = logging.getLogger(__name__)
+
+# The consumer's message type: "game.changed" calls its game_changed().
+MESSAGE = "game.changed"
+
+
+def tournament_group(tournament_id: int) -> str:
+    """The group of every page following a tournament's live tables."""
+    return f"live.tournament.{tournament_id}"
+
+
+def _layer() -> Any:
+    # "send" has short timeouts (config/settings.py); without Redis there is one layer.
+    return get_channel_layer("send" if "send" in settings.CHANNEL_LAYERS else "default")
+
+
+def game_changed_on_commit(game_id: int) -> None:
+    transaction.on_commit(partial(_send, game_id))
+
+
+def _send(game_id: int) -> None:
+    try:
+        tournament_id = (
+            Game.objects.filter(pk=game_id)
+            .values_list("table__round__tournament_id", flat=True)
+            .first()
+        )
+        state = game_live(game_id=game_id)
+        if tournament_id is None or state is None:
+            return
+        async_to_sync(_layer().group_send)(
+            tournament_group(tournament_id), {"type": MESSAGE, "game": state}
+        )
+    except Exception:  # noqa: BLE001 - the news may fail; the write it follows has not.
+        logger.warning(
+            "live: could not announce game %s (pages poll meanwhile)", game_id, exc_info=True
+        )

@@ -1,0 +1,203 @@
+"""Recording a game at the table, ply by ply (docs/results.md, "Live tables").
+
+Each ply goes the one way to a result (services/result_path.py calls these): the record
+so far plus the new ply is replayed by the game's engine and written as the game's
+record in progress (services/results.py), or as its result when the ply ends the game.
+Beside it a `Ply` row says who sent the ply and when, and holds the sender's key:
+
+- a ply sent twice (a retry after a lost answer) is stored once: same key, or the same
+  move for the same ply number from another device;
+- a *different* move for a ply number already recorded is refused, never merged: "seat
+  2 recorded W-W1B at ply 7", and the table is flagged for the organiser;
+- only the last ply can be undone, by the seat that sent it (or a director), until the
+  next ply;
+- the egg timer (section 3: "A player who does not move in time loses turn"): once the
+  seconds per move have run out since the last ply, any device at the table records the
+  engine's `pass` for the seat to move.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.models import Game, Ply, PlyConflict, Round
+
+from .actor import Actor
+from .broadcast import game_changed_on_commit
+from .errors import ConflictError, ServiceError
+from .results import check_actor_at_table, game_record_moves, require_open_for_reports
+
+# A ply's key: what a device makes up once per ply (a UUID, say) and sends again on retry.
+KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+# A device's clock and the network are not exact: a timeout sent this early still counts.
+TIMER_SLACK = timedelta(seconds=1)
+PASS = "pass"
+
+
+def _who(position: int | None) -> str:
+    # Empty: a director, or a whole record saved at once; the device is what is known.
+    return _("seat %(seat)s") % {"seat": position} if position else _("another device")
+
+
+def _locked(game: Game, by: Actor) -> Game:
+    locked = (
+        Game.objects.select_for_update().select_related("table__round__tournament").get(pk=game.pk)
+    )
+    round_ = locked.table.round
+    if by.is_player:
+        require_open_for_reports(round_)
+    elif round_.status != Round.Status.PUBLISHED:
+        raise ServiceError(
+            _("games are recorded live while their round is published"), field="round"
+        )
+    if locked.status not in Game.WITHOUT_RESULT:
+        raise ConflictError(
+            _("game %(number)s is over (it has a result); ask the organiser to change it")
+            % {"number": locked.number},
+            field="game",
+        )
+    return locked
+
+
+def _record(game: Game) -> list[str]:
+    return list(game.moves) if game.status == Game.Status.IN_PROGRESS else []
+
+
+def _plies(game: Game, record: list[str]) -> dict[int, Ply]:
+    """The ply rows that belong to the record as it is; rows of an older record (undone,
+    cleared, or replaced by a whole record saved at once) are removed."""
+    rows = {p.number: p for p in Ply.objects.filter(game=game)}
+    stale = [p.pk for n, p in rows.items() if n > len(record) or record[n - 1] != p.move]
+    if stale:
+        Ply.objects.filter(pk__in=stale).delete()
+    return {n: p for n, p in rows.items() if p.pk not in stale}
+
+
+def _check_timeout(game: Game, plies: dict[int, Ply], record: list[str]) -> None:
+    seconds = game.table.round.tournament.seconds_per_move
+    if not seconds:
+        raise ServiceError(_("this tournament plays without an egg timer"), field="timeout")
+    last = plies.get(len(record))
+    if last is None:
+        # The clock starts with the first ply recorded live (docs/results.md).
+        raise ServiceError(_("the egg timer starts with the first move"), field="timeout")
+    left = last.at + timedelta(seconds=seconds) - timezone.now()
+    if left > TIMER_SLACK:
+        raise ServiceError(
+            _("the time for this move is not over yet (%(seconds)s s left)")
+            % {"seconds": int(left.total_seconds()) + 1},
+            field="timeout",
+        )
+
+
+def game_ply_record(
+    *, game: Game, number: int, move: str, key: str, timeout: bool = False, by: Actor
+) -> Game:
+    """Add ply ``number`` (1 = the game's first) to the game's record. ``timeout``: the
+    egg timer ran out, and the ply is the engine's pass whatever ``move`` says."""
+    check_actor_at_table(by, game)
+    if not KEY.fullmatch(key or ""):
+        raise ServiceError(
+            _("each ply needs a key of 1 to 64 letters, digits or -_.:"), field="key"
+        )
+    move = PASS if timeout else (move or "").strip()
+    if not move or len(move) > 64:
+        raise ServiceError(_("say which move was made"), field="move")
+    conflict: PlyConflict | None = None
+    with transaction.atomic():
+        locked = _locked(game, by)
+        record = _record(locked)
+        plies = _plies(locked, record)
+        if any(p.key == key for p in plies.values()):
+            return locked  # a retry of a ply already stored
+        if 1 <= number <= len(record):
+            if record[number - 1] == move:
+                return locked  # another device sent the same ply: one record
+            earlier = plies.get(number)
+            conflict = PlyConflict.objects.create(
+                game=locked,
+                number=number,
+                move=move,
+                by_position=by.seat.position if by.seat is not None else None,
+                recorded=record[number - 1],
+                recorded_by_position=earlier.by_position if earlier is not None else None,
+                at=timezone.now(),
+            )
+            # The flag shows on the results screen and the live pages at once.
+            Game.objects.filter(pk=locked.pk).update(version=F("version") + 1)
+            game_changed_on_commit(locked.pk)
+        elif number != len(record) + 1:
+            raise ConflictError(
+                _("the record has %(plies)s plies, so the next is ply %(next)s, not %(number)s")
+                % {"plies": len(record), "next": len(record) + 1, "number": number},
+                field="ply",
+            )
+        else:
+            if timeout:
+                _check_timeout(locked, plies, record)
+            saved = game_record_moves(game=locked, moves=[*record, move], by=by)
+            Ply.objects.create(
+                game=locked,
+                number=number,
+                move=move,
+                key=key,
+                by_position=by.seat.position if by.seat is not None else None,
+                by_user=by.user,
+                at=timezone.now(),
+                timed_out=timeout,
+            )
+            return saved
+    assert conflict is not None
+    raise ConflictError(
+        _("%(who)s recorded %(move)s at ply %(number)s; reload to follow the game")
+        % {"who": _who(conflict.recorded_by_position), "move": conflict.recorded, "number": number},
+        field="ply",
+    )
+
+
+def game_ply_undo(*, game: Game, number: int, by: Actor) -> Game:
+    """Take back the last ply, ``number``: by the seat that sent it (or a director),
+    before anyone sent the next one."""
+    check_actor_at_table(by, game)
+    with transaction.atomic():
+        locked = _locked(game, by)
+        record = _record(locked)
+        if not record or number != len(record):
+            raise ConflictError(
+                _("only the last ply (%(plies)s) can be undone") % {"plies": len(record)},
+                field="ply",
+            )
+        ply = _plies(locked, record).get(number)
+        if (
+            by.is_player
+            and by.seat is not None
+            and (ply is None or ply.by_position != by.seat.position)
+        ):
+            raise ServiceError(
+                _("ply %(number)s was recorded by %(who)s, who can undo it")
+                % {"number": number, "who": _who(ply.by_position if ply else None)},
+                field="ply",
+            )
+        saved = game_record_moves(game=locked, moves=record[:-1], by=by)
+        if ply is not None:
+            ply.delete()
+    return saved
+
+
+def ply_conflicts_clear(*, game: Game, by: Actor) -> int:
+    """The organiser has looked at a flagged table: its conflicts stop showing."""
+    if by.is_player:
+        raise ServiceError(_("only a director can clear a flag"))
+    with transaction.atomic():
+        cleared = PlyConflict.objects.filter(game=game, cleared_at__isnull=True).update(
+            cleared_at=timezone.now()
+        )
+        Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+        game_changed_on_commit(game.pk)
+    return cleared
