@@ -51,12 +51,19 @@ scoped.include_root_view = False
 scoped.register("entries", views.EntryViewSet, basename="entry")
 scoped.register("rounds", views.RoundViewSet, basename="round")
 scoped.register("teams", views.TeamViewSet, basename="team")
+scoped.register("forbidden-pairs", views.ForbiddenPairViewSet, basename="forbidden-pair")
+scoped.register("submissions", views.SubmissionViewSet, basename="submission")
 
 urlpatterns = [
     path("", include(router.urls)),
     path("tournaments/<slug:slug>/", include(scoped.urls)),
     path("tournaments/<slug:slug>/standings/", views.StandingsView.as_view(), name="standings"),
     path("report/<str:token>/games/<int:game_id>/", views.ReportView.as_view(), name="report"),
+    path(
+        "report/<str:token>/games/<int:game_id>/plies/",
+        views.PlyView.as_view(),
+        name="report-plies",
+    ),
     path(
         "report/<str:token>/games/<int:game_id>/confirm/",
         views.ConfirmView.as_view(),

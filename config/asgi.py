@@ -18,11 +18,11 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from tournaments.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_application,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
-)
+
+def websocket_application() -> AllowedHostsOriginValidator:
+    """The sockets: a page of this site only (its Origin among ALLOWED_HOSTS), with the
+    page's session, so a director's socket may follow a tournament not yet published."""
+    return AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+
+
+application = ProtocolTypeRouter({"http": django_application, "websocket": websocket_application()})

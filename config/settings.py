@@ -33,6 +33,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]" if DEBUG e
 if not DEBUG and not ALLOWED_HOSTS:
     raise ConfigError("ALLOWED_HOSTS is not set: production mode needs the site's host names")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# A form refused for its token: the site's own 403 page, saying to reload (config/errors.py).
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 
 INSTALLED_APPS = [
     # First, as Channels asks: `runserver` then serves the ASGI application (pages and
@@ -166,28 +168,27 @@ else:
 ASGI_APPLICATION = "config.asgi.application"
 if REDIS_URL:
     _LIVE_REDIS = env_str("LIVE_REDIS_URL", REDIS_URL)
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [{"address": _LIVE_REDIS, "socket_connect_timeout": 1}],
-                "prefix": env_str("CACHE_KEY_PREFIX", "agon") + ":live",
-                "capacity": 500,
-                "expiry": 30,
-            },
-        },
-        "send": {
+
+    def _live_layer(connect: float, read: float) -> dict[str, object]:
+        return {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [
-                    {"address": _LIVE_REDIS, "socket_connect_timeout": 0.5, "socket_timeout": 0.5}
+                    {
+                        "address": _LIVE_REDIS,
+                        "socket_connect_timeout": connect,
+                        "socket_timeout": read,
+                    }
                 ],
                 "prefix": env_str("CACHE_KEY_PREFIX", "agon") + ":live",
                 "capacity": 500,
                 "expiry": 30,
             },
-        },
-    }
+        }
+
+    # The sockets' read timeout must outlast the layer's 5 s blocking read: redis-py's
+    # default of 5 s made an idle socket's consumer fail every 5 s.
+    CHANNEL_LAYERS = {"default": _live_layer(1, 30), "send": _live_layer(0.5, 0.5)}
 else:
     # One layer: in-memory layers of two names would not reach each other.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -257,6 +258,9 @@ STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "var" / "static")))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 WHITENOISE_USE_FINDERS = DEBUG
+# Our ES modules import each other by their plain names ("./draw.js"): whitenoise serves
+# those beside the hashed copies (briefly cached). Django's rewriting of module imports
+# (support_js_module_import_aggregation) cannot be used: it fails on django-htmx's files.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -39,4 +39,8 @@ urlpatterns = [
     ),
 ]
 
+# Refusals are pages of the site that say why (JSON for JSON clients): config/errors.py.
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
 handler500 = "config.unavailable.server_error"

@@ -11,10 +11,13 @@ flushed.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -304,3 +307,60 @@ def celery_worker_process(
     proc = start_celery_worker()
     yield proc
     stop_celery_worker(proc)
+
+
+class AsgiServer:
+    """The site as production serves it (config/asgi.py: pages and the live tables'
+    sockets) under uvicorn, in a thread of the test process, on the test database; the
+    channel layer is the one the settings name (Redis on the real servers)."""
+
+    def __init__(self) -> None:
+        import uvicorn
+        from channels.routing import ProtocolTypeRouter
+        from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+        from config.asgi import django_application, websocket_application
+
+        app = ProtocolTypeRouter(
+            {
+                "http": ASGIStaticFilesHandler(django_application),
+                "websocket": websocket_application(),
+            }
+        )
+        self._socket = socket.socket()
+        self._socket.bind(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._socket.getsockname()[1]}"
+        config = uvicorn.Config(app, log_level="warning", lifespan="off", ws="websockets-sansio")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=lambda: asyncio.run(self.server.serve(sockets=[self._socket])), daemon=True
+        )
+        self.thread.start()
+        for _ in range(200):
+            if self.server.started:
+                return
+            time.sleep(0.05)
+        pytest.fail("the ASGI server did not start within 10 s")
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+
+
+@pytest.fixture
+def asgi_server(transactional_db: None, settings: Any) -> Iterator[AsgiServer]:
+    """A production-style ASGI server for the test (live tables: WebSockets)."""
+    from django.db import connections
+
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "127.0.0.1"]
+    # Each request closes its connection when it ends (as the live server's do): the
+    # server's threads must hold none when the test's tables are flushed.
+    settings_dict = connections["default"].settings_dict
+    before = settings_dict.get("CONN_MAX_AGE", 0)
+    settings_dict["CONN_MAX_AGE"] = 0
+    server = AsgiServer()
+    try:
+        yield server
+    finally:
+        server.stop()
+        settings_dict["CONN_MAX_AGE"] = before

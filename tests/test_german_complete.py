@@ -117,6 +117,7 @@ def pages() -> list[str]:
             reverse("tournament-detail", args=[slug]),
             reverse("tournament-standings", args=[slug]),
             reverse("projector", args=[slug]),
+            reverse("wall-projector", args=[slug]),
             reverse("entry-detail", args=[slug, entry.pk]),
             reverse("tournament-manage", args=[slug]),
             reverse("tournament-edit", args=[slug]),
@@ -137,6 +138,7 @@ def pages() -> list[str]:
                 reverse("round-detail", args=[slug, n]) + "?print",
                 reverse("round-results", args=[slug, n]),
                 reverse("round-sheets", args=[slug, n]),
+                reverse("round-wall", args=[slug, n]),
                 reverse("round-open-tables", args=[slug, n]),
             ]
         game = Game.objects.filter(table__round__tournament=tournament).exclude(moves=[]).first()

@@ -35,7 +35,9 @@ def test_the_compiled_catalogue_is_in_the_tree_and_uses_the_books_words():
         assert translation.gettext("Table") == "Tisch"
         assert translation.gettext("Game") == "Partie"
         assert translation.gettext("Player") == "Spieler"
-        assert translation.gettext("Round (turn)") == "Runde (Zug)"
+        # The book's turn is a Runde; a Zug is a move (docs/glossary.md).
+        assert translation.gettext("Round (turn)") == "Runde"
+        assert translation.gettext("Moves") == "Züge"
 
 
 def test_every_message_has_a_german_translation():
@@ -86,7 +88,7 @@ def test_a_users_choice_is_kept_in_the_language_cookie_across_logins(client):
     assert cookie.value == "de" and int(cookie["max-age"]) >= 30 * 24 * 3600
     tournament = tournament_with_players(2)
     page = client.get(reverse("tournament-detail", args=[tournament.slug])).content.decode()
-    assert '<html lang="de">' in page and "Rangliste" in page and "Runden (Züge)" in page
+    assert '<html lang="de">' in page and "Rangliste" in page and "<h2>Runden</h2>" in page
     client.post(reverse("logout"))  # the site's own logout, as a browser would
     client.force_login(user)
     page = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
@@ -166,6 +168,7 @@ def test_pages_are_labelled_captioned_and_skippable(client, running, language):
         reverse("tournament-detail", args=[tournament.slug]),
         reverse("tournament-standings", args=[tournament.slug]),
         reverse("round-detail", args=[tournament.slug, 1]),
+        reverse("round-wall", args=[tournament.slug, 1]),
         reverse("seat-report", args=[table.seats.first().report_token]),
         reverse("player-detail", args=[player.pk]),
         reverse("ratings:leaderboard"),

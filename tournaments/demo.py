@@ -20,6 +20,7 @@ from tournaments.models import GAMES, Club, Entry, Game, Round, Tournament
 from tournaments.services.clubs import club_create, club_organisers_set
 from tournaments.services.entries import entries_paste, entry_check_in
 from tournaments.services.evenings import evening_close
+from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_record
 from tournaments.services.results import Actor, game_record_moves, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.services.teams import teams_paste
@@ -110,6 +111,28 @@ def _play_round(
         _play_game(game, names, strengths, rng)
 
 
+def _play_live(round_: Round, rng: random.Random, skip: int) -> None:
+    """The games after the first ``skip`` are being played: recorded live, ply by ply,
+    from the seats' links, as the tables do (docs/results.md, "Live tables")."""
+    games = (
+        Game.objects.filter(table__round=round_, table__is_bye=False)
+        .select_related("table")
+        .order_by("table__number", "number")
+    )
+    tables: set[int] = set()
+    for game in list(games)[skip:]:
+        if game.table_id in tables:
+            continue  # a table plays its games one after the other
+        tables.add(game.table_id)
+        seats = {s.position: Actor.player(s) for s in game.table.seats.all()}
+        order = game.moving_order(len(seats))
+        moves = random_game(len(seats), seed=rng.randrange(10**6), max_plies=rng.randint(8, 40))
+        for n, move in enumerate(moves, start=1):
+            by = seats[order[(n - 1) % len(seats)]]
+            entry = ResultEntry(ply=PlyEntry(number=n, move=move, key=f"demo-{game.pk}-{n}"))
+            game_result_record(game=game, entry=entry, by=by)
+
+
 def _swiss(
     club: Club, organiser: AbstractBaseUser, strengths: dict[str, float], rng: random.Random
 ) -> None:
@@ -140,6 +163,7 @@ def _swiss(
             round_close(round=round_, by=by)
         else:
             _play_round(round_, strengths, rng, upto=9)  # round 4 is being played
+            _play_live(round_, rng, skip=9)
 
 
 def _evening(

@@ -50,6 +50,7 @@ class TournamentForm(forms.ModelForm):
             "published": _("Published"),
             "late_score": _("Round score of a late entrant for each round before her entry"),
             "pairing_method": _("Pairing method"),
+            "seconds_per_move": _("Egg timer: seconds per move"),
         }
 
     tiebreaks = forms.CharField(

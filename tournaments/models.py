@@ -121,6 +121,7 @@ class Tournament(models.Model):
         "bye_score",
         "absence_score",
         "late_score",
+        "seconds_per_move",
     )
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")

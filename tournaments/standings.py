@@ -10,7 +10,7 @@ their rank.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import factorial
 from typing import Literal
 
@@ -207,6 +207,31 @@ def compute_standings(
             )
         position += len(group)
     return rows
+
+
+def ranked_apart(rows: Sequence[StandingRow]) -> tuple[list[StandingRow], list[StandingRow]]:
+    """The rows ranked, and those listed apart (docs/standings.md, "Who is ranked"). A
+    player is ranked once she has taken part in a closed round: sat at a table, or had a
+    bye (the pairing's, or one she asked for). One who has done neither (entered but
+    never checked in at a club evening, a no-show, a late entrant whose first round is
+    not closed yet) would be ranked on absence or missed-round points alone, as if she
+    had played; she is listed apart, without a rank. The ranks of the others
+    close up, players tied still sharing theirs. Before any round is closed nobody has
+    played, and every row stays (all even, by seed)."""
+    if not any(row.marks for row in rows):
+        return list(rows), []
+    ranked: list[StandingRow] = []
+    apart: list[StandingRow] = []
+    for row in rows:
+        (ranked if "table" in row.marks or "bye" in row.marks else apart).append(row)
+    closed_up: list[StandingRow] = []
+    before: int | None = None
+    rank = 0
+    for position, row in enumerate(ranked, start=1):
+        if row.rank != before:
+            before, rank = row.rank, position
+        closed_up.append(row if row.rank == rank else replace(row, rank=rank))
+    return closed_up, apart
 
 
 def _split(ordered: list[str], values: Mapping[str, float]) -> list[list[str]]:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import desk, editor, live, print, public, results, run, teams
+from .views import desk, editor, live, print, public, results, run, teams, wall
 
 urlpatterns = [
     path("new/", run.tournament_create, name="tournament-create"),
@@ -21,6 +21,9 @@ urlpatterns = [
     path("<slug:slug>/export.json", public.tournament_export, name="tournament-export"),
     path("<slug:slug>/rounds/<int:number>/", public.round_detail, name="round-detail"),
     path("<slug:slug>/rounds/<int:number>/sheets/", print.round_sheets, name="round-sheets"),
+    # The wall list: players A–Z with table and seat, printable and on the projector.
+    path("<slug:slug>/rounds/<int:number>/wall/", wall.round_wall, name="round-wall"),
+    path("<slug:slug>/wall/", wall.wall_projector, name="wall-projector"),
     path("<slug:slug>/players/<int:entry_id>/", public.entry_detail, name="entry-detail"),
     path("<slug:slug>/manage/", run.tournament_manage, name="tournament-manage"),
     path("<slug:slug>/manage/settings/", run.tournament_edit, name="tournament-edit"),
@@ -101,6 +104,11 @@ urlpatterns = [
         name="round-result-save",
     ),
     path(
+        "<slug:slug>/manage/rounds/<int:number>/results/<int:game_id>/clear-flag/",
+        results.round_result_clear_flag,
+        name="round-result-clear-flag",
+    ),
+    path(
         "<slug:slug>/manage/rounds/<int:number>/results/accept/<int:submission_id>/",
         results.round_result_accept,
         name="round-result-accept",
@@ -144,4 +152,10 @@ urlpatterns = [
         name="round-action",
     ),
     path("<slug:slug>/manage/close-evening/", run.evening_close_view, name="evening-close"),
+    path(
+        "<slug:slug>/manage/report-links/<str:token>/qr.svg",
+        print.seat_report_qr,
+        name="seat-report-qr",
+    ),
+    path("<slug:slug>/manage/entries/skip/", desk.entries_skip, name="entries-skip"),
 ]

@@ -142,7 +142,9 @@ def _live_server_idle_at_teardown(request: pytest.FixtureRequest) -> Iterator[No
         return
     httpd = getattr(request.getfixturevalue("live_server").thread, "httpd", None)
     # socketserver.ThreadingMixIn keeps its request threads here (not public API).
-    for thread in list(getattr(httpd, "_threads", None) or ()):
+    threads = getattr(httpd, "_threads", None)
+    # A server that never answered a request holds a _NoThreads, which cannot be listed.
+    for thread in list(threads) if isinstance(threads, list) else ():
         thread.join(timeout=15)
         if thread.is_alive():
             pytest.fail("a live-server request was still running 15 s after the browser quit")

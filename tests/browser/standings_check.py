@@ -1,8 +1,9 @@
 """The standings page against the pure core, for the browser tests: the rows the page's
 table shows, read from the DOM, and the rows `tournaments.standings.compute_standings`
-makes of the results the database holds. The database is read here with the ORM, model
-by model, not through the selector that feeds the page, so a selector that drops or
-misreads a result makes the two disagree. Single players only (no 2 vs 2 teams)."""
+makes of the results the database holds, those who have not played left out as
+`ranked_apart` leaves them out. The database is read here with the ORM, model by model,
+not through the selector that feeds the page, so a selector that drops or misreads a
+result makes the two disagree. Single players only (no 2 vs 2 teams)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from tournaments.standings import (
     StandingsPlayer,
     TableResult,
     compute_standings,
+    ranked_apart,
 )
 
 # The page rounds scores to one decimal and tie-breaks to two (floatformat); the core's
@@ -122,7 +124,10 @@ def core_standings(
             )
         )
     tie_breaks = tuple(tournament.tiebreaks) if tournament.tiebreaks else TIE_BREAKS
-    rows = compute_standings(players, rounds, tie_breaks, scoring_settings(tournament))
+    # Those with no table and no bye in a closed round are listed apart, not ranked.
+    rows, _apart = ranked_apart(
+        compute_standings(players, rounds, tie_breaks, scoring_settings(tournament))
+    )
     return [
         Row(
             rank=row.rank,

@@ -144,4 +144,7 @@ def test_a_club_evening_from_the_door_to_the_close(
     browser.get(f"{live_server.url}/t/club-night/standings/")
     wait(lambda b: b.find_elements(By.CSS_SELECTOR, "table.standings tbody tr"))
     rows = assert_page_shows_core_standings(browser, evening, outs=typed)
-    assert rows[-1].name == "Emil" and rows[-1].rounds == 0  # entered, never checked in: absent
+    # Emil, entered and never checked in, did not play: not ranked, listed apart.
+    assert "Emil" not in {row.name for row in rows}
+    apart = browser.find_element(By.CSS_SELECTOR, "p.not-ranked").text
+    assert apart == "Did not play, no rank: Emil"

@@ -155,16 +155,15 @@ def check_standings(
 
 
 def report_links(browser: Any, table_number: int) -> dict[str, str]:
-    """The seat links the organiser's page lists under a published table, by name."""
-    lines = browser.execute_script(
-        "return [...document.querySelectorAll(arguments[0])].map(d => d.innerText);",
-        f"#round tr#table-{table_number} div.muted",
+    """The seat links the organiser's page holds beside each name of a published table
+    (in its "QR / link" disclosure), by name."""
+    pairs = browser.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map(c =>"
+        " [c.previousElementSibling.innerText.trim(),"
+        " c.querySelector('a.report-url').getAttribute('href')]);",
+        f"#round tr#table-{table_number} .report-link",
     )
-    links = {}
-    for line in lines:
-        name, url = re.fullmatch(r"(.+)'s report link: (\S+)", line.strip()).groups()
-        links[name] = url
-    return links
+    return {name: url for name, url in pairs}
 
 
 def test_a_nine_player_swiss_over_three_rounds_by_clicks_and_keys(
@@ -438,7 +437,8 @@ def test_a_nine_player_swiss_over_three_rounds_by_clicks_and_keys(
     assert played[WITHDRAWN] == 1 and played[LATE[0]] == 2
     assert all(n == 3 for name, n in played.items() if name not in (WITHDRAWN, LATE[0]))
     text = page_text(browser)
-    assert f"{WITHDRAWN} (withdrawn)" in text and "late in round 1" in text
+    assert f"{WITHDRAWN} (withdrawn)" in text and "entered in round 2" in text
+    assert "late in round" not in text
     browser.save_screenshot(str(artefacts / "swiss-nine-standings.png"))
 
     # The crosstable and the late entrant's own page, one click each, agree.

@@ -217,9 +217,13 @@ def test_a_requested_bye_and_an_announced_absence_are_not_paired_and_scored_by_s
     seated = set(round_.tables.values_list("seats__entry_id", flat=True))
     assert bye.pk not in seated and absent.pk not in seated
     round_close(round=round_, by=BY)
-    rows = {r.entry_id: r for r in tournament_standings(tournament=tournament).rows}
+    standings = tournament_standings(tournament=tournament)
+    rows = {r.entry_id: r for r in (*standings.rows, *standings.not_ranked)}
     assert rows[bye.pk].score == 4.5 and "bye in round 1" in rows[bye.pk].notes
     assert rows[absent.pk].score == 1.0 and "absent in round 1" in rows[absent.pk].notes
+    # A bye is taking part; an absence in the only closed round is not: not ranked.
+    assert bye.pk in {r.entry_id for r in standings.rows}
+    assert [r.entry_id for r in standings.not_ranked] == [absent.pk]
     with pytest.raises(ConflictError, match="paired already"):
         entry_skip(entry=bye, round_number=1, by=BY)
     with pytest.raises(ConflictError, match="paired already"):
@@ -243,8 +247,10 @@ def test_a_late_entry_scores_the_organisers_points_for_each_missed_round():
     round_close(round=play_round(tournament), by=BY)
     late = entry_add(tournament=tournament, name="Latecomer", missed_round_score="2.5", by=BY)
     assert late.joined_round == 3 and late.missed_round_score == Decimal("2.50")
-    row = next(r for r in tournament_standings(tournament=tournament).rows if r.entry_id == late.pk)
-    assert row.score == 5.0
+    # Not ranked before she has played, her missed rounds' points counted all the same.
+    standings = tournament_standings(tournament=tournament)
+    (row,) = (r for r in standings.not_ranked if r.entry_id == late.pk)
+    assert row.score == 5.0 and row.apart_note == "entered in round 3"
     assert AuditEntry.objects.get(action="late entry").after == {
         "joined_round": 3,
         "missed_round_score": "2.50",

@@ -10,12 +10,13 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.pentagame import replay
 from games.pentagame.playout import random_game
-from tests.factories import tournament_with_players
+from tests.factories import UserFactory, tournament_with_players
 from tournaments.models import Game, Ply, PlyConflict, Seat
 from tournaments.selectors.live import round_live_states
 from tournaments.services.errors import ConflictError, ServiceError
@@ -92,7 +93,7 @@ def test_a_different_ply_for_a_recorded_number_is_refused_with_who_recorded_what
     assert game.moves == RECORD[:3]
     conflict = PlyConflict.objects.get(game=game)
     assert (conflict.number, conflict.move, conflict.by_position) == (3, other, 3)
-    assert round_live_states(round_=game.table.round)[game.pk]["flagged"] == 1
+    assert [c["ply"] for c in round_live_states(round_=game.table.round)[game.pk]["flagged"]] == [3]
 
 
 def test_an_illegal_ply_is_refused_with_its_number_and_reason_and_nothing_is_saved():
@@ -159,7 +160,9 @@ def test_the_egg_timer_passes_the_seat_to_move_only_once_its_time_is_up():
     tournament.save(update_fields=["seconds_per_move"])
     with pytest.raises(ServiceError, match="not over yet"):
         send(game, seats[2], 2, "", timeout=True)
-    Ply.objects.filter(game=game, number=1).update(at=Ply.objects.get(game=game).at - timedelta(seconds=61))
+    Ply.objects.filter(game=game, number=1).update(
+        at=Ply.objects.get(game=game).at - timedelta(seconds=61)
+    )
     send(game, seats[3], 2, "", timeout=True)
     game.refresh_from_db()
     assert game.moves == [RECORD[0], "pass"]
@@ -215,3 +218,23 @@ def test_random_games_sent_with_retries_echoes_reconnects_and_undos_store_the_ac
         game.refresh_from_db()
         assert game.moves == accepted
     assert [p.move for p in Ply.objects.filter(game=game)] == accepted
+
+
+def test_the_results_screen_shows_a_live_game_with_whose_move_it_is_and_nothing_to_accept(client):
+    game, seats = three_player_game()
+    for n, move in enumerate(RECORD[:4], start=1):
+        send(game, mover(game, seats, n), n, move)
+    director = UserFactory()
+    tournament = game.table.round.tournament
+    tournament.directors.add(director)
+    client.force_login(director)
+    page = client.get(
+        reverse("round-results", args=[tournament.slug, game.table.round.number])
+    ).content.decode()
+    row = page[page.index(f'id="game-{game.pk}"') :]
+    row = row[: row.index("</tr>")]
+    assert f'data-live-game="{game.pk}"' in row and "in progress, ply 4" in row
+    to_move = Seat.objects.get(table=game.table, position=mover(game, seats, 5).seat.position)
+    assert f"{to_move.entry.player.name} to move" in row
+    # A record in progress is no report: no "Accept …'s result" before the game ends.
+    assert "accept-form" not in row

@@ -99,11 +99,13 @@ def test_head_to_head_of_another_game_uses_its_own_points_not_pieces_out():
 
 
 def test_standings_notes_are_codes_said_in_the_readers_language():
-    row = StandingRow(1, 1, "Anna", 0, 0, 0, 0, 0, (), marks=(("late", 1), ("absent", 2)))
+    # A late entrant's missed rounds are one note, when she entered (issue 27, item 7).
+    marks = (("late", 1), ("late", 2), ("absent", 3))
+    row = StandingRow(1, 1, "Anna", 0, 0, 0, 0, 0, (), marks=marks)
     with translation.override("en"):
-        assert row.notes == "late in round 1, absent in round 2"
+        assert row.notes == "entered in round 3, absent in round 3"
     with translation.override("de"):
-        assert row.notes == "nachgemeldet in Runde 1, abwesend in Runde 2"
+        assert row.notes == "dabei ab Runde 3, abwesend in Runde 3"
 
 
 @pytest.mark.django_db

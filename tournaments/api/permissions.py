@@ -10,8 +10,14 @@ from tournaments.permissions import can_direct, can_view
 
 
 def tournament_of(obj: Any) -> Tournament | None:
-    """The tournament an API object belongs to (tables, rounds, games, entries...)."""
-    for path in ("tournament", "round.tournament", "table.round.tournament"):
+    """The tournament an API object belongs to (tables, rounds, games, entries, forbidden
+    pairs, result submissions...)."""
+    for path in (
+        "tournament",
+        "round.tournament",
+        "table.round.tournament",
+        "game.table.round.tournament",
+    ):
         current = obj
         for part in path.split("."):
             current = getattr(current, part, None)

@@ -6,9 +6,22 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tournaments.documents import TournamentSerializer
-from tournaments.models import Club, Entry, Game, Player, Round, Team
+from tournaments.models import (
+    Club,
+    Entry,
+    ForbiddenPair,
+    Game,
+    Player,
+    ResultSubmission,
+    Round,
+    Skip,
+    Team,
+)
+from tournaments.services.result_path import PlyEntry
 
 __all__ = ["TournamentSerializer"]  # defined with the document formats it shares
+
+ID_MAX = 2**63 - 1  # the largest id a database integer holds
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -27,9 +40,22 @@ class PlayerSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "club"]
 
 
+class SkipSerializer(serializers.ModelSerializer):
+    """A round the player announced she will not play."""
+
+    class Meta:
+        model = Skip
+        fields = ["round_number", "bye"]
+
+
 class EntrySerializer(serializers.ModelSerializer):
+    """A player's entry; `skips` are the rounds she announced she will not play
+    (requested byes and absences), `missed_round_score` a late entry's score for each
+    round before she joined (null: the tournament's `late_score`)."""
+
     player = serializers.CharField(source="player.name", read_only=True)
     player_id = serializers.IntegerField(source="player.id", read_only=True)
+    skips = SkipSerializer(many=True, read_only=True)
 
     class Meta:
         model = Entry
@@ -42,8 +68,22 @@ class EntrySerializer(serializers.ModelSerializer):
             "rating",
             "checked_in",
             "joined_round",
+            "missed_round_score",
+            "skips",
         ]
-        read_only_fields = ["seed", "status", "joined_round"]
+        read_only_fields = ["seed", "status", "joined_round", "missed_round_score"]
+
+
+def _missed_round_score() -> serializers.DecimalField:
+    return serializers.DecimalField(
+        max_digits=5,
+        decimal_places=2,
+        required=False,
+        allow_null=True,
+        help_text="A late entry's round score for each round played before she joined "
+        "(the organiser's choice); null: the tournament's `late_score`. Ignored before "
+        "round 1 is paired (nobody has missed a round then).",
+    )
 
 
 class EntryCreateSerializer(serializers.Serializer):
@@ -51,10 +91,89 @@ class EntryCreateSerializer(serializers.Serializer):
     rating = serializers.IntegerField(
         required=False, allow_null=True, min_value=-(2**31), max_value=2**31 - 1
     )
+    missed_round_score = _missed_round_score()
+
+
+class EntryUpdateSerializer(serializers.Serializer):
+    """Only the fields given change; the player is renamed everywhere (the same person)."""
+
+    name = serializers.CharField(max_length=120, required=False)
+    rating = serializers.IntegerField(
+        required=False, allow_null=True, min_value=-(2**31), max_value=2**31 - 1
+    )
+    missed_round_score = _missed_round_score()
+
+
+class SkipRequestSerializer(serializers.Serializer):
+    bye = serializers.BooleanField(
+        default=False,
+        help_text="True: a requested bye (scored as the tournament's bye); false: an "
+        "absence (scored as the tournament's absence).",
+    )
+
+
+class ReseedSerializer(serializers.Serializer):
+    unrated = serializers.IntegerField(
+        help_text="How many entries have no rating (seeded last, in the order of entry)."
+    )
+    entries = EntrySerializer(many=True)
+
+
+class CheckInEveryoneSerializer(serializers.Serializer):
+    checked_in = serializers.IntegerField(help_text="How many players were checked in now.")
+
+
+class AddRoundsSerializer(serializers.Serializer):
+    count = serializers.IntegerField(
+        default=1, min_value=1, max_value=20, help_text="How many more rounds to plan."
+    )
+
+
+class ImportSerializer(serializers.Serializer):
+    document = serializers.JSONField(
+        help_text="A tournament document as `/t/{slug}/export.json` gives it (docs/api.md)."
+    )
+    players_by_name = serializers.BooleanField(
+        default=False,
+        help_text="Use the club's players of the same names (otherwise a name the club "
+        "already has is refused).",
+    )
+
+
+class ForbiddenPairSerializer(serializers.ModelSerializer):
+    first = serializers.IntegerField(
+        source="first_id", min_value=1, max_value=ID_MAX, help_text="entry id"
+    )
+    second = serializers.IntegerField(
+        source="second_id", min_value=1, max_value=ID_MAX, help_text="entry id"
+    )
+    reason = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+
+    class Meta:
+        model = ForbiddenPair
+        fields = ["id", "first", "second", "reason"]
+        read_only_fields = ["id"]
 
 
 class PasteSerializer(serializers.Serializer):
     players = serializers.CharField(help_text="One player per line, optionally `name, rating`.")
+
+
+class TeamsPasteSerializer(serializers.Serializer):
+    teams = serializers.CharField(
+        help_text="One team per line: its name and its two players, as the organiser's page "
+        "takes them. A player already entered and in no team joins as she is."
+    )
+
+
+class TeamFormSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    first = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text="entry id of a player entered and in no team"
+    )
+    second = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text="entry id of a player entered and in no team"
+    )
 
 
 class RoundSerializer(serializers.ModelSerializer):
@@ -96,6 +215,70 @@ class MoveSerializer(serializers.Serializer):
         max_length=500,
         help_text="needed when the move creates a warning (rematch, forbidden pair, ...)",
     )
+
+
+MOVE_TARGET = r"^(?:[0-9]{1,4}|bye|new)$"
+
+
+class RearrangeMoveSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(min_value=1, max_value=ID_MAX, help_text="entry id")
+    to = serializers.RegexField(
+        MOVE_TARGET,
+        help_text="A table number, `bye`, or `new` (all players sent there in one request "
+        "sit together at a table added after the others).",
+    )
+
+
+class RearrangeSerializer(serializers.Serializer):
+    moves = serializers.ListField(
+        child=RearrangeMoveSerializer(), min_length=1, max_length=1000, help_text="the moves"
+    )
+    override_reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=500,
+        help_text="needed when the moves create a warning (rematch, forbidden pair, ...)",
+    )
+
+
+class EditCheckSerializer(serializers.Serializer):
+    moves = serializers.ListField(
+        child=RearrangeMoveSerializer(),
+        max_length=1000,
+        default=list,
+        help_text="the moves to check; none: the warnings of the round as it is",
+    )
+
+
+class SplitSerializer(serializers.Serializer):
+    table = serializers.IntegerField(
+        min_value=1, max_value=9999, help_text="number of a table of three or more"
+    )
+    override_reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=500,
+        help_text="needed when the split creates a warning (rematch, table size, ...)",
+    )
+
+
+class EditWarningsSerializer(serializers.Serializer):
+    """The warnings of a pairing edit, as texts for people."""
+
+    current = serializers.ListField(
+        child=serializers.CharField(), help_text="the round's warnings before the edit"
+    )
+    after = serializers.ListField(
+        child=serializers.CharField(), help_text="the round's warnings after the edit"
+    )
+    created = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="those the edit creates (they need `override_reason`)",
+    )
+
+
+class EditResultSerializer(EditWarningsSerializer):
+    round = RoundSerializer()
 
 
 class SeatOutSerializer(serializers.Serializer):
@@ -166,6 +349,33 @@ class ClearResultSerializer(serializers.Serializer):
     )
 
 
+class PlySerializer(serializers.Serializer):
+    """One ply recorded live (docs/results.md, "Live tables"): ply `ply` is `move`, with
+    a `key` of your own so that sending it again stores it once; or `undo` the last ply;
+    `timeout`: the egg timer ran out, the seat to move loses her turn (a `pass`)."""
+
+    ply = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False)
+    move = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
+    key = serializers.RegexField(r"^[A-Za-z0-9_.:-]{1,64}$", required=False, default="")
+    timeout = serializers.BooleanField(default=False)
+    undo = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("ply" in attrs) == ("undo" in attrs):
+            raise serializers.ValidationError(
+                {"ply": "send either `ply` (with `move` and `key`) or `undo`"}
+            )
+        if "ply" in attrs and not attrs["key"]:
+            raise serializers.ValidationError({"key": "each ply needs a key of your own"})
+        return attrs
+
+    def entry(self) -> PlyEntry:
+        v = self.validated_data
+        if "undo" in v:
+            return PlyEntry(number=v["undo"], undo=True)
+        return PlyEntry(number=v["ply"], move=v["move"], key=v["key"], timeout=v["timeout"])
+
+
 class GameResultSerializer(serializers.Serializer):
     """Either `out` (pieces out per seat position), or `moves` (the book's notation), or
     `events` (the online client's JSON event list). `version` is the version you saw."""
@@ -209,6 +419,46 @@ class RecordSerializer(serializers.Serializer):
     players = serializers.IntegerField(min_value=2, max_value=5)
     variant = serializers.CharField(default="standard")
     moves = serializers.ListField(child=serializers.CharField(), allow_empty=True)
+
+
+class SubmissionSerializer(serializers.ModelSerializer):
+    """One report of a game's result: a director's entry or a player's report through her
+    own link (then `position` is her seat). The list is the game's audit trail."""
+
+    round = serializers.IntegerField(source="game.table.round.number", read_only=True)
+    table = serializers.IntegerField(source="game.table.number", read_only=True)
+    position = serializers.IntegerField(source="by_seat.position", read_only=True, allow_null=True)
+    player = serializers.CharField(
+        source="by_seat.entry.player.name", read_only=True, allow_null=True
+    )
+
+    class Meta:
+        model = ResultSubmission
+        fields = [
+            "id",
+            "game",
+            "round",
+            "table",
+            "position",
+            "player",
+            "state",
+            "status",
+            "out",
+            "moves",
+            "colours_out",
+            "created_at",
+            "decided_at",
+        ]
+        read_only_fields = fields
+
+
+class AcceptSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="Refuse if the game changed since this version.",
+    )
 
 
 class ConfirmSerializer(serializers.Serializer):

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
+import django_filters
 from django.core.cache import cache
 from django.db import DataError
 from django.db.models import Count, QuerySet
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import filters, generics, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
@@ -22,7 +25,18 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from tournaments.api.middleware import standings_headers
-from tournaments.models import Club, Entry, Game, Player, Round, Seat, Team, Tournament
+from tournaments.models import (
+    Club,
+    Entry,
+    ForbiddenPair,
+    Game,
+    Player,
+    ResultSubmission,
+    Round,
+    Seat,
+    Team,
+    Tournament,
+)
 from tournaments.permissions import can_direct, can_organise, can_view
 from tournaments.selectors.rounds import round_tables
 from tournaments.selectors.standings import (
@@ -41,8 +55,12 @@ from tournaments.services import rounds as round_services
 from tournaments.services import teams as team_services
 from tournaments.services import tournaments as tournament_services
 from tournaments.services.errors import ServiceError
+from tournaments.services.evenings import evening_close, evening_reopen
+from tournaments.services.pairing_edit import NEW_TABLE, Target
+from tournaments.services.plies import ply_conflicts_clear
 from tournaments.services.result_path import ResultEntry, check_reporting_seat, game_result_record
 from tournaments.services.results import Actor
+from tournaments.services.transfer import tournament_import_document
 
 from . import serializers as s
 from .permissions import DirectorsWrite
@@ -106,6 +124,22 @@ class ClubViewSet(WriteThrottled, viewsets.ModelViewSet):
         super().check_object_permissions(request, obj)
         if request.method not in ("GET", "HEAD", "OPTIONS") and not can_organise(request.user, obj):
             self.permission_denied(request, "only this club's organisers may change it")
+
+    @extend_schema(request=s.ImportSerializer, responses={201: s.TournamentSerializer})
+    @action(detail=True, methods=["post"], url_path="import", filter_backends=[])
+    def import_tournament(self, request: Request, slug: str) -> Response:
+        """Import a tournament document (a tournament's `export.json`) into this club, all
+        or nothing: the organiser's import page as an operation."""
+        club = self.get_object()
+        data = s.ImportSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = tournament_import_document(
+            document=data.validated_data["document"],
+            club=club,
+            players_by_name=data.validated_data["players_by_name"],
+            by=Actor.director(request.user),
+        )
+        return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
 
 class PlayerViewSet(WriteThrottled, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -173,6 +207,34 @@ class TournamentViewSet(WriteThrottled, viewsets.ModelViewSet):
             tournament=instance, by=Actor.director(self.request.user)
         )
 
+    @extend_schema(request=s.AddRoundsSerializer, responses={200: s.TournamentSerializer})
+    @action(detail=True, methods=["post"], url_path="add-rounds", filter_backends=[])
+    def add_rounds(self, request: Request, slug: str) -> Response:
+        """Plan `count` more rounds, also after the tournament has finished (it runs
+        again)."""
+        data = s.AddRoundsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = tournament_services.tournament_add_rounds(
+            tournament=self.get_object(),
+            count=data.validated_data["count"],
+            by=Actor.director(request.user),
+        )
+        return Response(s.TournamentSerializer(tournament).data)
+
+    @extend_schema(request=None, responses={200: s.TournamentSerializer})
+    @action(detail=True, methods=["post"], url_path="close-evening", filter_backends=[])
+    def close_evening(self, request: Request, slug: str) -> Response:
+        """Close a club evening (every round closed) and rate it as one period."""
+        tournament = evening_close(tournament=self.get_object(), by=Actor.director(request.user))
+        return Response(s.TournamentSerializer(tournament).data)
+
+    @extend_schema(request=None, responses={200: s.TournamentSerializer})
+    @action(detail=True, methods=["post"], url_path="reopen-evening", filter_backends=[])
+    def reopen_evening(self, request: Request, slug: str) -> Response:
+        """Reopen a closed club evening; its rating is taken back until it is closed again."""
+        tournament = evening_reopen(tournament=self.get_object(), by=Actor.director(request.user))
+        return Response(s.TournamentSerializer(tournament).data)
+
 
 class TournamentScoped(WriteThrottled):
     """Views under /tournaments/{slug}/: load it, check who may read and write."""
@@ -193,8 +255,29 @@ class TournamentScoped(WriteThrottled):
             self._tournament = cached
         return cached
 
+    def directors_only(self) -> Tournament:
+        """The tournament, for its directors only: reads too (forbidden pairs and their
+        reasons, players' reports are the organiser's business)."""
+        tournament = self.tournament()
+        request: Request = self.request  # type: ignore[attr-defined]
+        if not can_direct(request.user, tournament):
+            self.permission_denied(request, "only this tournament's directors may see this")  # type: ignore[attr-defined]
+        return tournament
+
+
+ROUND_NUMBER = OpenApiParameter(
+    "round_number",
+    OpenApiTypes.INT,
+    OpenApiParameter.PATH,
+    description="the round (1 to 99)",
+)
+
 
 class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
+    """The tournament's players. POST enters one (after round 1 is paired: a late entry,
+    with her own score per missed round), PATCH corrects one, DELETE removes one who has
+    not played yet; `skips/{round_number}/` announces a round she will not play."""
+
     serializer_class = s.EntrySerializer
     lookup_value_regex = "[0-9]+"
     filterset_fields = ["status", "checked_in"]
@@ -203,16 +286,100 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
     def get_queryset(self) -> QuerySet[Entry]:
         if getattr(self, "swagger_fake_view", False):
             return Entry.objects.none()
-        return self.tournament().entries.select_related("player").order_by("seed")
+        return (
+            self.tournament()
+            .entries.select_related("player")
+            .prefetch_related("skips")
+            .order_by("seed")
+        )
 
     @extend_schema(request=s.EntryCreateSerializer, responses={201: s.EntrySerializer})
     def create(self, request: Request, slug: str) -> Response:
+        """Enter a player; after round 1 is paired she is a late entry, joining from the
+        next round, and `missed_round_score` is her score for each round missed."""
         data = s.EntryCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         entry = entry_services.entry_add(
             tournament=self.tournament(), by=Actor.director(request.user), **data.validated_data
         )
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.EntryUpdateSerializer, responses={200: s.EntrySerializer})
+    def partial_update(self, request: Request, slug: str, pk: str) -> Response:
+        """Correct an entry: the player's name, the rating at entry, a late entry's score
+        per missed round. Only the fields given change."""
+        data = s.EntryUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry_services.entry_update(
+            entry=self.get_object(), by=Actor.director(request.user), **data.validated_data
+        )
+        return Response(s.EntrySerializer(self.get_object()).data)
+
+    @extend_schema(responses={204: None})
+    def destroy(self, request: Request, slug: str, pk: str) -> Response:
+        """Remove an entry before the player's first round (a typo, a no-show); one who
+        has played is withdrawn instead (409)."""
+        entry_services.entry_delete(entry=self.get_object(), by=Actor.director(request.user))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        methods=["PUT"],
+        parameters=[ROUND_NUMBER],
+        request=s.SkipRequestSerializer,
+        responses={200: s.EntrySerializer},
+        description="The player announced she will not play this round (not paired yet): "
+        "a requested bye (`bye`: true, scored as the tournament's bye) or an absence.",
+    )
+    @extend_schema(
+        methods=["DELETE"],
+        parameters=[ROUND_NUMBER],
+        request=None,
+        responses={200: s.EntrySerializer},
+        description="Take back an announced bye or absence of a round not yet paired.",
+    )
+    @action(detail=True, methods=["put", "delete"], url_path=r"skips/(?P<round_number>[0-9]+)")
+    def skip(self, request: Request, slug: str, pk: str, round_number: str) -> Response:
+        number = int(round_number)
+        if not 1 <= number <= 99:
+            raise ValidationError({"round_number": ["choose a round from 1 to 99"]})
+        entry = self.get_object()
+        by = Actor.director(request.user)
+        if request.method == "PUT":
+            data = s.SkipRequestSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            entry_services.entry_skip(
+                entry=entry, round_number=number, bye=data.validated_data["bye"], by=by
+            )
+        else:
+            entry_services.entry_unskip(entry=entry, round_number=number, by=by)
+        return Response(s.EntrySerializer(self.get_object()).data)
+
+    @extend_schema(request=None, responses={200: s.ReseedSerializer})
+    @action(detail=False, methods=["post"], pagination_class=None, filter_backends=[])
+    def reseed(self, request: Request, slug: str) -> Response:
+        """Seeds follow the ratings, highest first; an entry without a rating takes the
+        player's current one if she has one, and the unrated are seeded last."""
+        unrated = entry_services.entries_reseed_by_rating(
+            tournament=self.tournament(), by=Actor.director(request.user)
+        )
+        return Response(
+            s.ReseedSerializer({"unrated": unrated, "entries": self.get_queryset()}).data
+        )
+
+    @extend_schema(request=None, responses={200: s.CheckInEveryoneSerializer})
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="check-in-everyone",
+        pagination_class=None,
+        filter_backends=[],
+    )
+    def check_in_everyone(self, request: Request, slug: str) -> Response:
+        """Check in everyone entered and not withdrawn."""
+        count = entry_services.entries_check_in_all(
+            tournament=self.tournament(), by=Actor.director(request.user)
+        )
+        return Response({"checked_in": count})
 
     @extend_schema(request=s.PasteSerializer, responses={201: s.EntrySerializer(many=True)})
     @action(detail=False, methods=["post"], pagination_class=None, filter_backends=[])
@@ -229,7 +396,12 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
             raise ServiceError(
                 "a rating is out of range or a name too long", field="players"
             ) from None
-        return Response(s.EntrySerializer(entries, many=True).data, status=status.HTTP_201_CREATED)
+        return Response(
+            s.EntrySerializer(
+                self.get_queryset().filter(pk__in=[e.pk for e in entries]), many=True
+            ).data,
+            status=status.HTTP_201_CREATED,
+        )
 
     @extend_schema(request=None, responses={200: s.EntrySerializer})
     @action(detail=True, methods=["post"])
@@ -262,6 +434,49 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         return Response(s.EntrySerializer(entry).data)
 
 
+class ForbiddenPairViewSet(
+    TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet
+):
+    """Two entries the pairing never seats together (family, the same small club), from
+    the next pairing on; DELETE lets them meet again. Only the tournament's directors see
+    and change them (a reason may be private)."""
+
+    serializer_class = s.ForbiddenPairSerializer
+    lookup_value_regex = "[0-9]+"
+    filter_backends: list[Any] = []
+    error_codes = ("403",)
+
+    def get_queryset(self) -> QuerySet[ForbiddenPair]:
+        if getattr(self, "swagger_fake_view", False):
+            return ForbiddenPair.objects.none()
+        return self.directors_only().forbidden_pairs.order_by("pk")
+
+    @extend_schema(request=s.ForbiddenPairSerializer, responses={201: s.ForbiddenPairSerializer})
+    def create(self, request: Request, slug: str) -> Response:
+        data = s.ForbiddenPairSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = self.directors_only()
+        entries = tournament.entries.select_related("player")
+        chosen = {}
+        for name in ("first", "second"):
+            chosen[name] = entries.filter(pk=data.validated_data[f"{name}_id"]).first()
+            if chosen[name] is None:
+                raise ValidationError({name: ["no such entry in this tournament"]})
+        pair = tournament_services.forbidden_pair_add(
+            tournament=tournament,
+            first=chosen["first"],
+            second=chosen["second"],
+            reason=data.validated_data["reason"],
+            by=Actor.director(request.user),
+        )
+        return Response(s.ForbiddenPairSerializer(pair).data, status=status.HTTP_201_CREATED)
+
+    def perform_destroy(self, instance: ForbiddenPair) -> None:
+        tournament_services.forbidden_pair_remove(
+            pair=instance, by=Actor.director(self.request.user)
+        )
+
+
 class TeamViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
     """The teams of a 2 vs 2 event; POST enters a team of two players, PATCH renames
     one, DELETE dissolves one before its first round (its players stay entered), and
@@ -277,6 +492,7 @@ class TeamViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnlyM
         return (
             self.tournament()
             .teams.select_related("first__player", "second__player")
+            .prefetch_related("first__skips", "second__skips")
             .order_by("seed")
         )
 
@@ -317,6 +533,48 @@ class TeamViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnlyM
 
     def perform_destroy(self, instance: Team) -> None:
         team_services.team_dissolve(team=instance, by=Actor.director(self.request.user))
+
+    @extend_schema(request=s.TeamsPasteSerializer, responses={201: s.TeamSerializer(many=True)})
+    @action(detail=False, methods=["post"], pagination_class=None, filter_backends=[])
+    def paste(self, request: Request, slug: str) -> Response:
+        """Enter a pasted list of teams, all or nothing: every bad line is named."""
+        data = s.TeamsPasteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            teams = team_services.teams_paste(
+                tournament=self.tournament(),
+                text=data.validated_data["teams"],
+                by=Actor.director(request.user),
+            )
+        except (OverflowError, DataError):
+            raise ServiceError(
+                "a rating is out of range or a name too long", field="teams"
+            ) from None
+        pasted = self.get_queryset().filter(pk__in=[t.pk for t in teams])
+        return Response(s.TeamSerializer(pasted, many=True).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.TeamFormSerializer, responses={201: s.TeamSerializer})
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="from-entries",
+        pagination_class=None,
+        filter_backends=[],
+    )
+    def from_entries(self, request: Request, slug: str) -> Response:
+        """Two players already entered, and in no team, become a team."""
+        data = s.TeamFormSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = self.tournament()
+        entries = tournament.entries.select_related("player")
+        team = team_services.team_form(
+            tournament=tournament,
+            name=data.validated_data["name"],
+            first=entries.filter(pk=data.validated_data["first"]).first(),
+            second=entries.filter(pk=data.validated_data["second"]).first(),
+            by=Actor.director(request.user),
+        )
+        return Response(s.TeamSerializer(team).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: OpenApiResponse(description="team standings with tie-breaks")})
     @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])
@@ -423,6 +681,90 @@ class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnly
         )
         return Response(s.RoundSerializer(round_).data)
 
+    def _moves(self, moves: list[dict[str, Any]]) -> list[tuple[Entry, Target]]:
+        """The requested moves as the pairing editor's service takes them; an entry of
+        another tournament is bad input, named by its place in the list."""
+        found = (
+            self.tournament().entries.select_related("player").in_bulk([m["entry"] for m in moves])
+        )
+        result: list[tuple[Entry, Target]] = []
+        for i, move in enumerate(moves):
+            entry = found.get(move["entry"])
+            if entry is None:
+                raise ValidationError(
+                    {"moves": {i: {"entry": ["no such entry in this tournament"]}}}
+                )
+            to = move["to"]
+            target: Target = None if to == "bye" else NEW_TABLE if to == "new" else int(to)
+            result.append((entry, target))
+        return result
+
+    @extend_schema(
+        request=s.RearrangeSerializer,
+        responses={
+            200: s.EditResultSerializer,
+            400: OpenApiResponse(
+                description="bad input, or warnings the moves create without override_reason "
+                "(listed in `warnings`)"
+            ),
+            409: OpenApiResponse(description="the round is published"),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def rearrange(self, request: Request, slug: str, number: str) -> Response:
+        """The pairing editor's save: several players moved at once before publishing,
+        each to a table, the bye or the new table."""
+        data = s.RearrangeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        round_ = self.get_object()
+        check = pairing_edit.round_seats_rearrange(
+            round=round_,
+            moves=self._moves(data.validated_data["moves"]),
+            override_reason=data.validated_data.get("override_reason", ""),
+            by=Actor.director(request.user),
+        )
+        round_.refresh_from_db()
+        return Response(s.EditResultSerializer({"round": round_, **asdict(check)}).data)
+
+    @extend_schema(
+        request=s.SplitSerializer,
+        responses={
+            200: s.EditResultSerializer,
+            400: OpenApiResponse(
+                description="bad input, or warnings the split creates without override_reason "
+                "(listed in `warnings`)"
+            ),
+            409: OpenApiResponse(description="the round is published"),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def split(self, request: Request, slug: str, number: str) -> Response:
+        """Split a table of three or more by rank: the top two stay, the next two get a
+        new table, an odd last player the bye."""
+        data = s.SplitSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        round_ = self.get_object()
+        check = pairing_edit.round_table_split(
+            round=round_,
+            table=data.validated_data["table"],
+            override_reason=data.validated_data.get("override_reason", ""),
+            by=Actor.director(request.user),
+        )
+        round_.refresh_from_db()
+        return Response(s.EditResultSerializer({"round": round_, **asdict(check)}).data)
+
+    @extend_schema(request=s.EditCheckSerializer, responses={200: s.EditWarningsSerializer})
+    @action(detail=True, methods=["post"], url_path="edit-check")
+    def edit_check(self, request: Request, slug: str, number: str) -> Response:
+        """What `rearrange` would warn about, nothing saved (the editor's live check):
+        the round's warnings now, after the moves, and those the moves create."""
+        data = s.EditCheckSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        check = pairing_edit.round_edit_preview(
+            round=self.get_object(), moves=self._moves(data.validated_data["moves"])
+        )
+        return Response(s.EditWarningsSerializer(asdict(check)).data)
+
     @extend_schema(request=s.CloseSerializer, responses={200: s.RoundSerializer})
     @action(detail=True, methods=["post"])
     def close(self, request: Request, slug: str, number: str) -> Response:
@@ -460,6 +802,58 @@ class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnly
         return Response(s.TableOutSerializer(tables, many=True).data)
 
 
+class SubmissionFilter(django_filters.FilterSet):
+    round = django_filters.NumberFilter(field_name="game__table__round__number")
+    game = django_filters.NumberFilter(field_name="game_id")
+
+    class Meta:
+        model = ResultSubmission
+        fields = ["state"]
+
+
+class SubmissionViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
+    """Every report of the tournament's games: players' reports through their own links
+    and directors' entries (the games' audit trail). Directors only. `accept/` makes a
+    waiting or disputed report the game's result, as the results screen's button does."""
+
+    serializer_class = s.SubmissionSerializer
+    lookup_value_regex = "[0-9]+"
+    filterset_class = SubmissionFilter
+    ordering_fields = ["created_at"]
+    error_codes = ("403",)
+
+    def get_queryset(self) -> QuerySet[ResultSubmission]:
+        if getattr(self, "swagger_fake_view", False):
+            return ResultSubmission.objects.none()
+        return (
+            ResultSubmission.objects.filter(game__table__round__tournament=self.directors_only())
+            .select_related("game__table__round", "by_seat__entry__player")
+            .order_by("pk")
+        )
+
+    @extend_schema(
+        request=s.AcceptSerializer,
+        responses={
+            200: s.GameSerializer,
+            409: OpenApiResponse(
+                description="the game changed since `version`, or the report is no longer open"
+            ),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def accept(self, request: Request, slug: str, pk: str) -> Response:
+        """This report is the game's result; every other submission of the game is
+        discarded."""
+        data = s.AcceptSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = result_services.result_accept(
+            submission=self.get_object(),
+            version=data.validated_data.get("version"),
+            by=Actor.director(request.user),
+        )
+        return Response(s.GameSerializer(game).data)
+
+
 class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
     """A game and its result. PUT/PATCH records a result: pieces out, a move record
     the rules engine validates, or the online client's event list."""
@@ -467,7 +861,8 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
     serializer_class = s.GameSerializer
     permission_classes = [DirectorsWrite]
     filterset_fields = ["status", "table__round__number"]
-    http_method_names = ["get", "put", "patch", "delete", "head", "options"]
+    # POST only for the plies action (there is no game to create).
+    http_method_names = ["get", "post", "put", "patch", "delete", "head", "options"]
 
     def get_queryset(self) -> QuerySet[Game]:
         tournaments = visible_tournaments(self.request)
@@ -510,6 +905,26 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
             version=query.validated_data.get("version"),
             by=Actor.director(request.user),
         )
+        return Response(s.GameSerializer(game).data)
+
+    @extend_schema(
+        request=s.PlySerializer,
+        responses={200: s.GameSerializer, 409: OpenApiResponse(description="another ply")},
+    )
+    @action(detail=True, methods=["post"], url_path="plies")
+    def plies(self, request: Request, pk: str) -> Response:
+        """Record the game live, one ply at a time (or undo the last), as the board does."""
+        game = record_ply(self.get_object(), request, Actor.director(request.user))
+        return Response(s.GameSerializer(game).data)
+
+    @extend_schema(request=None, responses={200: s.GameSerializer})
+    @action(detail=True, methods=["delete"], url_path="flag")
+    def clear_flag(self, request: Request, pk: str) -> Response:
+        """The organiser has looked at a flagged table (a ply another device sent was
+        refused): the game's flag stops showing, as the results screen's button does."""
+        game = self.get_object()
+        ply_conflicts_clear(game=game, by=Actor.director(request.user))
+        game.refresh_from_db()
         return Response(s.GameSerializer(game).data)
 
 
@@ -559,6 +974,12 @@ def standings_response(tournament: Tournament, seen: str | None) -> HttpResponse
     return standings_headers(response, token, tournament.updated_at)
 
 
+def record_ply(game: Game, request: Request, by: Actor) -> Game:
+    data = s.PlySerializer(data=request.data)
+    data.is_valid(raise_exception=True)
+    return game_result_record(game=game, entry=ResultEntry(ply=data.entry()), by=by)
+
+
 def _player(token: str, game_id: int) -> tuple[Actor, Game]:
     seat = get_object_or_404(
         Seat.objects.select_related("table__round"), report_token=token, table__is_bye=False
@@ -577,6 +998,19 @@ class ReportView(WriteThrottled, generics.GenericAPIView):
     def post(self, request: Request, token: str, game_id: int) -> Response:
         by, game = _player(token, game_id)
         return Response(s.GameSerializer(record_result(game, request, by)).data)
+
+
+class PlyView(WriteThrottled, generics.GenericAPIView):
+    """A player records her table's game live, one ply at a time, through her link's
+    token: any ply of the game (one phone at the table, or one each); undo only her own."""
+
+    permission_classes = [AllowAny]
+    serializer_class = s.PlySerializer
+
+    @extend_schema(request=s.PlySerializer, responses={200: s.GameSerializer})
+    def post(self, request: Request, token: str, game_id: int) -> Response:
+        by, game = _player(token, game_id)
+        return Response(s.GameSerializer(record_ply(game, request, by)).data)
 
 
 class ConfirmView(WriteThrottled, generics.GenericAPIView):

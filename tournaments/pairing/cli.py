@@ -11,7 +11,10 @@ Input::
 table as close as possible); see docs/pairing.md.
 
 Output: ``{"tables": [["p1", "p2"], ["p3", "p4", "p5"]], "bye": null, "rematches": 0}``.
-Seat order within a table is the first-move order (seat 0 begins game 1).
+Seat order within a table is the first-move order (seat 0 begins game 1). The round is
+paired as the site pairs it (``pair_round_or_fallback``): when forbidden pairs leave no
+arrangement under the policy in an odd field, 2-player tables and a bye instead, and the
+output adds ``"notes"`` saying so (docs/pairing.md, "When forbidden pairs leave no table").
 Exit status 0 on success, 1 with ``{"error": ...}`` when no valid pairing exists,
 2 with ``{"error": ...}`` for a malformed file. Optional extras: a player's ``starts``
 (2-player games begun so far) and ``active`` (false = withdrawn); a third element in a
@@ -32,7 +35,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple, TextIO, cast
 
 from .book import no_cycle_collection
-from .engine import pair_round
+from .fallback import pair_round_or_fallback
 from .league import league_schedule
 from .types import METHODS, POLICIES, Meeting, Method, PairingError, PairingPlayer, Policy
 
@@ -171,7 +174,9 @@ def _main(argv: Sequence[str] | None, stdin: TextIO | None) -> int:
         _emit(out, league_schedule([p.id for p in ranked], policy, cycles).as_json())
         return 0
     try:
-        pairing = pair_round(
+        # The same call as the site's (services/rounds.py): the policy's alternative
+        # when forbidden pairs leave no arrangement.
+        pairing = pair_round_or_fallback(
             request.players,
             request.met,
             request.forbidden,
@@ -183,5 +188,8 @@ def _main(argv: Sequence[str] | None, stdin: TextIO | None) -> int:
     except PairingError as exc:
         _emit(out, {"error": f"no valid pairing: {exc}"})
         return 1
-    _emit(out, pairing.as_json())
+    payload = pairing.as_json()
+    if pairing.notes:
+        payload["notes"] = list(pairing.notes)
+    _emit(out, payload)
     return 0

@@ -3,12 +3,16 @@
 An odd field under "pairs+triple" or "prefer-triples" needs a 3-player table (3 players:
 only one table). When forbidden pairs rule every such arrangement out, the round is
 paired with 2-player tables and a bye instead (the "pairs+bye" policy, docs/scoring.md
-section 3 for what a bye scores) rather than not at all.
+section 3 for what a bye scores) rather than not at all. The pairing says so in its
+``notes``. A Swiss round of the site (services/rounds.py, for the pages and the API), a
+club evening (club.py) and ``python -m tournaments.pairing`` (cli.py) all pair through
+``pair_round_or_fallback``; docs/pairing.md, "When forbidden pairs leave no table".
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from .engine import pair_round
 from .types import Meeting, Method, Pairing, PairingError, PairingPlayer, Policy
@@ -31,7 +35,8 @@ def pair_round_or_fallback(
     policy: Policy = "pairs+triple",
     method: Method = "book",
 ) -> Pairing:
-    """``pair_round``; when forbidden pairs make it fail, the policy's alternative."""
+    """``pair_round``; when forbidden pairs make it fail, the policy's alternative, with a
+    note saying so."""
     met, forbidden = list(met), list(forbidden)
     had_triple, had_bye = list(had_triple), list(had_bye)
     try:
@@ -40,4 +45,11 @@ def pair_round_or_fallback(
         alternative = fallback_policy(policy, sum(1 for p in players if p.active))
         if not forbidden or alternative is None:
             raise
-        return pair_round(players, met, forbidden, had_triple, had_bye, alternative, method=method)
+        pairing = pair_round(
+            players, met, forbidden, had_triple, had_bye, alternative, method=method
+        )
+        note = (
+            f"forbidden pairs leave no arrangement under {policy}: "
+            f"paired under {alternative} (2-player tables and a bye) instead"
+        )
+        return replace(pairing, notes=(*pairing.notes, note))

@@ -9,12 +9,15 @@ table is flagged. Read with a fixed number of queries for a whole round."""
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime
 from typing import Any
 
-from django.db.models import Max, QuerySet
+from django.db.models import Max, Min, QuerySet
 
 from games.pictures.pentagame import position_snapshot
+from tournaments.egg_timer import deadline
 from tournaments.models import Game, Ply, PlyConflict, Round, Seat, Tournament
+from tournaments.selectors.rounds import TableRow
 from tournaments.selectors.standings import table_teams
 
 LIVE_STATUSES = (Game.Status.PENDING, Game.Status.IN_PROGRESS)
@@ -41,8 +44,8 @@ def game_live_state(
     game: Game,
     tournament: Tournament,
     seats: int,
-    last_ply_at: Any = None,
-    conflicts: int = 0,
+    plies_at: tuple[datetime, datetime] | None = None,
+    conflicts: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """One game's live state (see the module's docstring)."""
     order = game.moving_order(seats)
@@ -63,8 +66,10 @@ def game_live_state(
         out = game.out_list(seats)
     seconds = tournament.seconds_per_move
     clock = None
-    if seconds and in_progress and last_ply_at is not None and to_move is not None:
-        clock = {"seconds": seconds, "since": last_ply_at.isoformat()}
+    if seconds and in_progress and plies_at is not None and to_move is not None:
+        # The egg timer (section 3): when the seat to move loses her turn.
+        first, last = plies_at
+        clock = {"seconds": seconds, "deadline": deadline(first, last, seconds).isoformat()}
     return {
         "game": game.pk,
         "number": game.number,
@@ -77,8 +82,12 @@ def game_live_state(
         "to_move": to_move,
         "out": out,
         "board": board,
+        # Seat positions in moving order: the board's seat k is position order[k - 1].
+        "order": list(order),
         "clock": clock,
-        "flagged": conflicts,
+        # Plies refused because another device had recorded a different one: the
+        # organiser looks at the table (services/plies.py).
+        "flagged": conflicts or [],
     }
 
 
@@ -99,27 +108,43 @@ def live_states(*, games: QuerySet[Game]) -> dict[int, dict[str, Any]]:
         "table_id", flat=True
     ):
         seats[table_id] += 1
-    last = dict(
-        Ply.objects.filter(game_id__in=ids)
+    times = {
+        game_id: (first, last)
+        for game_id, first, last in Ply.objects.filter(game_id__in=ids)
         .values_list("game_id")
-        .annotate(at=Max("at"))
-        .values_list("game_id", "at")
-    )
-    conflicts: dict[int, int] = defaultdict(int)
-    for game_id in PlyConflict.objects.filter(game_id__in=ids, cleared_at__isnull=True).values_list(
-        "game_id", flat=True
-    ):
-        conflicts[game_id] += 1
+        .annotate(first=Min("at"), last=Max("at"))
+        .values_list("game_id", "first", "last")
+    }
+    conflicts: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for c in PlyConflict.objects.filter(game_id__in=ids, cleared_at__isnull=True).order_by("at"):
+        conflicts[c.game_id].append(
+            {
+                "ply": c.number,
+                "move": c.move,
+                "by": c.by_position,
+                "recorded": c.recorded,
+                "recorded_by": c.recorded_by_position,
+            }
+        )
     return {
         g.pk: game_live_state(
             game=g,
             tournament=g.table.round.tournament,
             seats=seats[g.table_id],
-            last_ply_at=last.get(g.pk),
+            plies_at=times.get(g.pk),
             conflicts=conflicts[g.pk],
         )
         for g in rows
     }
+
+
+def attach_live(tables: list[TableRow]) -> None:
+    """Put the live state on each game of the rows that is being played (or flagged):
+    four queries for the round, none when no game is in progress."""
+    games = {g.id: g for t in tables for g in t.games if g.in_progress}
+    states = live_states(games=Game.objects.filter(pk__in=games)) if games else {}
+    for game_id, state in states.items():
+        games[game_id].live = state
 
 
 def round_live_states(*, round_: Round) -> dict[int, dict[str, Any]]:

@@ -47,6 +47,9 @@ class GameRow:
     disputed: bool = False
     # The game's submissions, oldest first, when a page asks for them (organisers only).
     trail: list[ResultSubmission] = field(default_factory=list)
+    # A game being played: its live state (selectors/live.py attach_live), when a page
+    # shows games live.
+    live: dict[str, Any] | None = None
 
     @property
     def played(self) -> bool:
@@ -74,9 +77,12 @@ class GameRow:
 
     @property
     def open_reports(self) -> list[ResultSubmission]:
-        """Players' reports still waiting or disputed (from the trail, so no query)."""
+        """Players' reports still waiting or disputed (from the trail, so no query). A
+        record in progress is no report: nothing to accept until the game ends."""
         open_states = (ResultSubmission.State.REPORTED, ResultSubmission.State.DISPUTED)
-        return [s for s in self.trail if s.state in open_states]
+        return [
+            s for s in self.trail if s.state in open_states and s.status != Game.Status.IN_PROGRESS
+        ]
 
 
 @dataclass

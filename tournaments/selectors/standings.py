@@ -23,7 +23,9 @@ from tournaments.standings import (
     TableResult,
     TieBreak,
     compute_standings,
+    ranked_apart,
 )
+from tournaments.standings import StandingRow as CoreRow
 
 
 def scoring_settings(tournament: Tournament) -> ScoringSettings:
@@ -138,8 +140,8 @@ class StandingRow:
     # The tie-breaks as the pages show them: None where there is nothing to show (the
     # rating of an unrated player, which the sort counts as 0).
     tiebreaks_shown: tuple[float | None, ...] = ()
-    # (mark, round number) for the rounds without a table: bye, absent, late, and
-    # "withdrawn" after the player's last round. Kept as
+    # (mark, round number) for the rounds without a table: bye, absent, late (each
+    # round before a late entry), and "withdrawn" after the player's last round. Kept as
     # codes, not text, because the standings are cached for readers of every language.
     marks: tuple[tuple[str, int], ...] = ()
 
@@ -148,26 +150,57 @@ class StandingRow:
         return getattr(self, "tiebreaks_shown", ()) or self.tiebreaks
 
     @property
+    def entered_round(self) -> int | None:
+        """A late entrant's first round (the rounds before it are marked late)."""
+        late = [number for mark, number in getattr(self, "marks", ()) if mark == "late"]
+        return max(late) + 1 if late else None
+
+    @property
     def notes(self) -> str:
-        """The marks as the reader's language says them ("late in round 1")."""
+        """The marks as the reader's language says them: "entered in round 3" once for
+        a late entrant (not each round before it), then "bye in round 4", "absent in
+        round 5", "withdrawn after round 6"."""
         texts = {
             "bye": gettext_lazy("bye in round %(number)s"),
             "absent": gettext_lazy("absent in round %(number)s"),
-            "late": gettext_lazy("late in round %(number)s"),
             "withdrawn": gettext_lazy("withdrawn after round %(number)s"),
         }
-        return ", ".join(
+        entered = self.entered_round
+        notes = [str(_ENTERED) % {"number": entered}] if entered else []
+        notes += [
             str(texts[mark]) % {"number": number}
             for mark, number in getattr(self, "marks", ())
             if mark in texts
-        )
+        ]
+        return ", ".join(notes)
+
+    @property
+    def apart_note(self) -> str:
+        """Beside the name of a player listed apart as not having played: when she
+        entered, if late, and whether she withdrew."""
+        notes = []
+        entered = self.entered_round
+        if entered:
+            notes.append(str(_ENTERED) % {"number": entered})
+        if self.withdrawn:
+            notes.append(str(gettext_lazy("withdrawn")))
+        return ", ".join(notes)
+
+
+_ENTERED = gettext_lazy("entered in round %(number)s")
 
 
 @dataclass
 class Standings:
+    """``rows``: the players ranked; ``not_ranked``: those who have not played in a
+    closed round, listed apart without a rank (tournaments.standings.ranked_apart)."""
+
     rows: list[StandingRow]
     tiebreak_labels: list[str]
     rounds_closed: int
+    # A tuple, whose default a class attribute holds: standings cached before the field
+    # existed read it as empty.
+    not_ranked: tuple[StandingRow, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -187,6 +220,16 @@ class Standings:
                     "withdrawn": r.withdrawn,
                 }
                 for r in self.rows
+            ],
+            # Entered, but no table and no bye in a closed round: not ranked.
+            "not_ranked": [
+                {
+                    "entry": r.entry_id,
+                    "player": r.name,
+                    "entered_round": r.entered_round,
+                    "withdrawn": r.withdrawn,
+                }
+                for r in self.not_ranked
             ],
         }
 
@@ -299,31 +342,35 @@ def _compute(tournament: Tournament) -> Standings:
         for number, tables in sorted(rounds.items())
     ]
     tie_breaks = tie_breaks_of(tournament)
-    rows = compute_standings(players, results, tie_breaks, scoring_settings(tournament))
+    ranked, apart = ranked_apart(
+        compute_standings(players, results, tie_breaks, scoring_settings(tournament))
+    )
     by_id = {str(e.pk): e for e in entries}
+
+    def standing(row: CoreRow) -> StandingRow:
+        return StandingRow(
+            rank=row.rank,
+            entry_id=int(row.player),
+            name=by_id[row.player].player.name,
+            score=row.score,
+            rounds=row.rounds_played,
+            games=row.games_played,
+            per_game=row.average_per_game,
+            per_match=row.average_per_match,
+            tiebreaks=row.tie_breaks,
+            tiebreaks_shown=tuple(
+                None if key == "rating" and by_id[row.player].rating is None else value
+                for key, value in zip(tie_breaks, row.tie_breaks, strict=False)
+            ),
+            withdrawn=row.status == "withdrawn",
+            marks=_marks(row.marks, by_id[row.player]),
+        )
+
     return Standings(
-        rows=[
-            StandingRow(
-                rank=row.rank,
-                entry_id=int(row.player),
-                name=by_id[row.player].player.name,
-                score=row.score,
-                rounds=row.rounds_played,
-                games=row.games_played,
-                per_game=row.average_per_game,
-                per_match=row.average_per_match,
-                tiebreaks=row.tie_breaks,
-                tiebreaks_shown=tuple(
-                    None if key == "rating" and by_id[row.player].rating is None else value
-                    for key, value in zip(tie_breaks, row.tie_breaks, strict=False)
-                ),
-                withdrawn=row.status == "withdrawn",
-                marks=_marks(row.marks, by_id[row.player]),
-            )
-            for row in rows
-        ],
+        rows=[standing(row) for row in ranked],
         tiebreak_labels=[TIE_BREAK_LABELS[t] for t in tie_breaks],
         rounds_closed=len(rounds),
+        not_ranked=tuple(standing(row) for row in apart),
     )
 
 
@@ -342,5 +389,7 @@ def _marks(marks: tuple[str, ...], entry: Entry) -> tuple[tuple[str, int], ...]:
 
 
 def tournament_scores(*, tournament: Tournament) -> dict[int, float]:
-    """Total weighted score per entry over the closed rounds (what the pairing ranks by)."""
-    return {row.entry_id: row.score for row in tournament_standings(tournament=tournament).rows}
+    """Total weighted score per entry over the closed rounds (what the pairing ranks by),
+    of the players listed apart too (a no-show of round 1 who comes to round 2)."""
+    standings = tournament_standings(tournament=tournament)
+    return {row.entry_id: row.score for row in (*standings.rows, *standings.not_ranked)}

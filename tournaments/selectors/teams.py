@@ -16,9 +16,11 @@ from tournaments.models_team import TABLE_TEAMS, TEAM_TARGET
 from tournaments.standings import (
     GameResult,
     RoundResult,
+    StandingRow,
     StandingsPlayer,
     TableResult,
     compute_standings,
+    ranked_apart,
 )
 
 from .standings import (
@@ -63,9 +65,15 @@ class TeamStandingRow:
 
 @dataclass(frozen=True)
 class TeamStandings:
+    """``rows``: the teams ranked; ``not_ranked``: those that have not played in a
+    closed round, listed apart without a rank (tournaments.standings.ranked_apart)."""
+
     rows: list[TeamStandingRow]
     tiebreak_labels: list[str]
     rounds_closed: int
+    # A tuple, whose default a class attribute holds: standings cached before the field
+    # existed read it as empty.
+    not_ranked: tuple[TeamStandingRow, ...] = ()
 
     @property
     def any_named(self) -> bool:
@@ -91,6 +99,11 @@ class TeamStandings:
                     "withdrawn": r.withdrawn,
                 }
                 for r in self.rows
+            ],
+            # Entered, but no table and no bye in a closed round: not ranked.
+            "not_ranked": [
+                {"team": r.team_id, "name": r.name, "players": list(r.players)}
+                for r in self.not_ranked
             ],
         }
 
@@ -150,34 +163,38 @@ def _compute(tournament: Tournament) -> TeamStandings:
     ]
     settings = replace(team_scoring_settings(tournament), points=team_points)
     tie_breaks = tie_breaks_of(tournament)
-    rows = compute_standings(units, results, tie_breaks, settings)
+    ranked, apart = ranked_apart(compute_standings(units, results, tie_breaks, settings))
     by_id = {str(t.pk): t for t in teams}
+
+    def standing(row: StandingRow) -> TeamStandingRow:
+        return TeamStandingRow(
+            rank=row.rank,
+            team_id=int(row.player),
+            name=by_id[row.player].name,
+            players=(by_id[row.player].first.player.name, by_id[row.player].second.player.name),
+            score=row.score,
+            rounds=row.rounds_played,
+            games=row.games_played,
+            per_game=row.average_per_game,
+            # The core counts a 2-side table's match as one game; a team match is two.
+            per_match=row.average_per_match,
+            tiebreaks=row.tie_breaks,
+            withdrawn=row.status == "withdrawn",
+        )
+
     return TeamStandings(
-        rows=[
-            TeamStandingRow(
-                rank=row.rank,
-                team_id=int(row.player),
-                name=by_id[row.player].name,
-                players=(by_id[row.player].first.player.name, by_id[row.player].second.player.name),
-                score=row.score,
-                rounds=row.rounds_played,
-                games=row.games_played,
-                per_game=row.average_per_game,
-                # The core counts a 2-side table's match as one game; a team match is two.
-                per_match=row.average_per_match,
-                tiebreaks=row.tie_breaks,
-                withdrawn=row.status == "withdrawn",
-            )
-            for row in rows
-        ],
+        rows=[standing(row) for row in ranked],
         tiebreak_labels=[TIE_BREAK_LABELS[t] for t in tie_breaks],
         rounds_closed=len(rounds),
+        not_ranked=tuple(standing(row) for row in apart),
     )
 
 
 def team_scores(*, tournament: Tournament) -> dict[int, float]:
-    """Total score per team over the closed rounds (what the team pairing ranks by)."""
-    return {row.team_id: row.score for row in team_standings(tournament=tournament).rows}
+    """Total score per team over the closed rounds (what the team pairing ranks by), of
+    the teams listed apart too."""
+    standings = team_standings(tournament=tournament)
+    return {row.team_id: row.score for row in (*standings.rows, *standings.not_ranked)}
 
 
 @dataclass(frozen=True)

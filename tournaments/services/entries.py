@@ -100,6 +100,9 @@ def _clean_score(score: Any) -> Decimal | None:
 
 
 def open_for_entries(tournament: Tournament) -> None:
+    """A finished tournament or a closed evening is read-only for its players: no entry,
+    withdrawal, re-admission, announced skip, check-in or new seed until it runs again
+    (rounds added, the evening reopened; docs/standings.md, "Taking a step back")."""
     if tournament.status == Tournament.Status.FINISHED:
         if tournament.kind == Tournament.Kind.EVENING:
             raise ConflictError(_("the evening is closed; reopen it first"), field="tournament")
@@ -212,6 +215,7 @@ def entries_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Entry
     nothing: every bad line is reported by its number (PasteError) and nothing is
     entered."""
     require_actor(by)
+    open_for_entries(Tournament.objects.get(pk=tournament.pk))  # and again, locked, per entry
     rows, problems = _parse_paste(text)
     if not rows and not problems:
         raise ServiceError(_("the list is empty"), field="players")
@@ -243,6 +247,7 @@ def entries_reseed_by_rating(*, tournament: Tournament, by: Actor) -> int:
     how many entries are still unrated."""
     require_actor(by)
     with transaction.atomic():
+        open_for_entries(Tournament.objects.select_for_update().get(pk=tournament.pk))
         entries = list(
             tournament.entries.select_for_update().select_related("player").order_by("seed")
         )
@@ -374,7 +379,7 @@ def entry_delete(*, entry: Entry, by: Actor) -> None:
     who has played is withdrawn instead: their games are history."""
     require_actor(by)
     with transaction.atomic():
-        Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+        open_for_entries(Tournament.objects.select_for_update().get(pk=entry.tournament_id))
         locked = _locked(entry)
         first = locked.seats.order_by("round__number").values_list("round__number", flat=True)
         if first.exists():
@@ -407,6 +412,7 @@ def entry_withdraw(*, entry: Entry, by: Actor) -> Entry:
     """Not paired from the next round on; rounds played stay in the standings."""
     require_actor(by)
     with transaction.atomic():
+        open_for_entries(Tournament.objects.select_for_update().get(pk=entry.tournament_id))
         entry = _locked(entry)
         if entry.status == Entry.Status.WITHDRAWN:
             return entry
@@ -504,6 +510,7 @@ def entry_unskip(*, entry: Entry, round_number: int, by: Actor) -> None:
         raise ServiceError(_("choose a round from 1 to 99"), field="round_number")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+        open_for_entries(tournament)
         if round_number <= _current_round_number(tournament):
             raise ConflictError(
                 _("round %(number)s is paired already") % {"number": round_number},

@@ -11,21 +11,22 @@ Beside it a `Ply` row says who sent the ply and when, and holds the sender's key
   2 recorded W-W1B at ply 7", and the table is flagged for the organiser;
 - only the last ply can be undone, by the seat that sent it (or a director), until the
   next ply;
-- the egg timer (section 3: "A player who does not move in time loses turn"): once the
-  seconds per move have run out since the last ply, any device at the table records the
-  engine's `pass` for the seat to move.
+- the egg timer (section 3: "A player who does not move in time loses turn"; the sand
+  timer's reading in tournaments/egg_timer.py): once the seat to move's time is over,
+  any device at the table records the engine's `pass` for her.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournaments.egg_timer import deadline
 from tournaments.models import Game, Ply, PlyConflict, Round
 
 from .actor import Actor
@@ -79,21 +80,24 @@ def _plies(game: Game, record: list[str]) -> dict[int, Ply]:
     return {n: p for n, p in rows.items() if p.pk not in stale}
 
 
-def _check_timeout(game: Game, plies: dict[int, Ply], record: list[str]) -> None:
+def _check_timeout(game: Game, plies: dict[int, Ply], record: list[str]) -> datetime:
+    """The moment the seat to move lost her turn; refused while her time is not over."""
     seconds = game.table.round.tournament.seconds_per_move
     if not seconds:
         raise ServiceError(_("this tournament plays without an egg timer"), field="timeout")
-    last = plies.get(len(record))
-    if last is None:
-        # The clock starts with the first ply recorded live (docs/results.md).
+    first, last = plies.get(1), plies.get(len(record))
+    if first is None or last is None:
+        # The timer starts with the first move recorded live (tournaments/egg_timer.py).
         raise ServiceError(_("the egg timer starts with the first move"), field="timeout")
-    left = last.at + timedelta(seconds=seconds) - timezone.now()
+    lost_at = deadline(first.at, last.at, seconds)
+    left = lost_at - timezone.now()
     if left > TIMER_SLACK:
         raise ServiceError(
             _("the time for this move is not over yet (%(seconds)s s left)")
             % {"seconds": int(left.total_seconds()) + 1},
             field="timeout",
         )
+    return lost_at
 
 
 def game_ply_record(
@@ -101,7 +105,7 @@ def game_ply_record(
 ) -> Game:
     """Add ply ``number`` (1 = the game's first) to the game's record. ``timeout``: the
     egg timer ran out, and the ply is the engine's pass whatever ``move`` says."""
-    check_actor_at_table(by, game)
+    check_actor_at_table(by=by, game=game)
     if not KEY.fullmatch(key or ""):
         raise ServiceError(
             _("each ply needs a key of 1 to 64 letters, digits or -_.:"), field="key"
@@ -139,8 +143,9 @@ def game_ply_record(
                 field="ply",
             )
         else:
-            if timeout:
-                _check_timeout(locked, plies, record)
+            # A lost turn counts from the moment it was lost: the timer was turned on
+            # the next seat then, not when a device said so.
+            at = _check_timeout(locked, plies, record) if timeout else timezone.now()
             saved = game_record_moves(game=locked, moves=[*record, move], by=by)
             Ply.objects.create(
                 game=locked,
@@ -149,7 +154,7 @@ def game_ply_record(
                 key=key,
                 by_position=by.seat.position if by.seat is not None else None,
                 by_user=by.user,
-                at=timezone.now(),
+                at=at,
                 timed_out=timeout,
             )
             return saved
@@ -164,7 +169,7 @@ def game_ply_record(
 def game_ply_undo(*, game: Game, number: int, by: Actor) -> Game:
     """Take back the last ply, ``number``: by the seat that sent it (or a director),
     before anyone sent the next one."""
-    check_actor_at_table(by, game)
+    check_actor_at_table(by=by, game=game)
     with transaction.atomic():
         locked = _locked(game, by)
         record = _record(locked)

@@ -164,7 +164,7 @@ def require_open_for_reports(round_: Round) -> None:
         raise ServiceError(_("this round is not open for reports yet"), field="round")
 
 
-def check_actor_at_table(by: Actor, game: Game) -> None:
+def check_actor_at_table(*, by: Actor, game: Game) -> None:
     require_actor(by)
     if by.is_player and (by.seat is None or by.seat.table_id != game.table_id):
         raise ServiceError(_("this link is not for this game's table"), field="position")
@@ -311,7 +311,7 @@ def _discard(submissions: list[ResultSubmission], by: Actor, keep: int | None = 
 
 
 def _write(*, game: Game, version: int | None, by: Actor, result: _Result) -> Game:
-    check_actor_at_table(by, game)
+    check_actor_at_table(by=by, game=game)
     with transaction.atomic():
         locked, submissions = _lock(game, version)
         round_ = locked.table.round
@@ -455,7 +455,7 @@ def game_record_out(
     report (see the module's docstring). ``colours_out`` optionally gives, per seat
     position, the colours that went out in order as letters (``"rw"``: red first, then
     white; section 22)."""
-    check_actor_at_table(by, game)
+    check_actor_at_table(by=by, game=game)
     seats = _seats(game)
     values = _validate_out(out, seats, game, finished)
     colours = _validate_colours(colours_out or {}, values)
@@ -506,7 +506,7 @@ def _validate_colours(given: Mapping[str, str], out: list[int]) -> dict[str, lis
 def game_confirm(*, game: Game, by: Actor) -> Game:
     """Another seat's player confirms the report waiting for this game; only then does
     it count. A seat never confirms its own report, and a dispute is the organiser's."""
-    check_actor_at_table(by, game)
+    check_actor_at_table(by=by, game=game)
     if not by.is_player:
         raise ServiceError(_("a director accepts a report on the open-tables page"))
     with transaction.atomic():
@@ -611,7 +611,7 @@ def game_record_moves(
     yet, unless its round is closed (then the turn ended: unfinished).
     ``setup`` holds the record's other keys for games that have a setup (Pantarei's
     row of scales, PentaCosmos' tokens)."""
-    check_actor_at_table(by, game)
+    check_actor_at_table(by=by, game=game)
     seats = _seats(game)
     round_ = Game.objects.select_related("table__round__tournament").get(pk=game.pk).table.round
     tournament = round_.tournament

@@ -95,6 +95,7 @@ def team_add(
         raise ServiceError(_("give a rating for each of the two players"), field="ratings")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        open_for_entries(tournament)
         if tournament.teams.filter(name=name).exists():
             raise ServiceError(
                 _("a team named %(name)s is already entered") % {"name": name}, field="name"
@@ -250,6 +251,7 @@ def team_dissolve(*, team: Team, by: Actor) -> None:
     require_actor(by)
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
+        open_for_entries(tournament)
         locked = _locked_team(team)
         first = (
             Seat.objects.filter(entry_id__in=[locked.first_id, locked.second_id])

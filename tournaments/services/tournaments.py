@@ -25,6 +25,7 @@ from tournaments.standings import ALL_TIE_BREAKS
 
 from .actor import Actor, require_actor
 from .audit import audit_record
+from .entries import open_for_entries
 from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
 from .teams import check_team_settings
@@ -418,6 +419,7 @@ def forbidden_pair_add(
     if first.pk == second.pk:
         raise ServiceError(_("choose two different players"), field="second")
     with transaction.atomic():
+        open_for_entries(Tournament.objects.select_for_update().get(pk=tournament.pk))
         pair, created = ForbiddenPair.objects.get_or_create(
             tournament=tournament, first=first, second=second, defaults={"reason": reason}
         )

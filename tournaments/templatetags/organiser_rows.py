@@ -6,6 +6,7 @@ the same messages as the templates did, so the translations still apply."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,15 +57,64 @@ def in_progress_text(plies: int) -> str:
     return _("in progress, ply %(ply)s") % {"ply": plies}
 
 
+def live_html(game: Any, seats: Iterable[Any], *, flags: bool = False, clear: str = "") -> str:
+    """A game being played as the pages show it: ply, whose move it is, a small live
+    board (drawn by agon/live_tables.js from the state it carries, and again from each
+    state the socket brings) and, for the organiser (``flags``), plies another device
+    sent that were refused. The one renderer of it (round page, results screen)."""
+    text = escape(in_progress_text(game.moves))
+    live = game.live
+    if live is None:
+        return f'<span class="muted">{text}</span>'
+    mover = next((s.name for s in seats if s.position == live["to_move"]), None)
+    if mover is not None:
+        text += " · " + escape(_("%(name)s to move") % {"name": mover})
+    if live["clock"]:
+        # The egg timer: agon/live_tables.js counts it down (tickClocks).
+        text += (
+            f' · <span class="clock" data-clock-deadline="{escape(live["clock"]["deadline"])}">'
+            "</span>"
+        )
+    flagged = ""
+    if flags:
+        flagged = "".join(
+            '<div class="flag" role="note">'
+            + escape(
+                _("Flagged: %(who)s sent %(move)s for ply %(ply)s, but the record has %(recorded)s")
+                % {
+                    "who": _("seat %(seat)s") % {"seat": c["by"]} if c["by"] else _("a director"),
+                    "move": c["move"],
+                    "ply": c["ply"],
+                    "recorded": c["recorded"],
+                }
+            )
+            + "</div>"
+            for c in live["flagged"]
+        )
+        if flagged:
+            flagged += clear
+    state = escape(json.dumps(live, separators=(",", ":")))
+    return (
+        f'<span class="live-game" data-live-game="{game.id}" data-live-state="{state}">'
+        f'<span class="muted live-text">{text}</span>{flagged}'
+        '<figure class="pg pg-mini" aria-hidden="true"></figure></span>'
+    )
+
+
 def _hidden(name: str) -> str:
     return f'<span class="visually-hidden"> {name}</span>'
 
 
 @register.simple_tag(takes_context=True)
 def entry_rows(context: template.Context, entries: Iterable[Any]) -> SafeString:
-    """The manage page's players table body: one row per entry with its actions."""
+    """The manage page's players table body: one row per entry with its actions (edit,
+    withdraw or re-admit, delete; an announced skip's undo beside it). Announcing a skip
+    is the list's one form below the table, not a form per row. A read-only page (a
+    finished tournament, a closed evening: views.run_page.manage_context) shows the rows
+    without actions."""
     tournament = context["tournament"]
     announced = context["skips"]  # views_manage.manage_context: entry id -> (round, bye)
+    read_only = bool(context.get("read_only"))
     slug = tournament.slug
     csrf = csrf_input(context)
     player_url = url_pattern("player-detail", None)
@@ -72,20 +122,11 @@ def entry_rows(context: template.Context, entries: Iterable[Any]) -> SafeString:
     edit_url = url_pattern("entry-edit", slug, None)
     readmit_url = url_pattern("entry-readmit", slug, None)
     withdraw_url = url_pattern("entry-withdraw", slug, None)
-    skip_url = url_pattern("entry-skip", slug, None)
     delete_url = url_pattern("entry-delete", slug, None)
     t_edit, t_readmit, t_withdraw = _("Edit"), _("Re-admit"), _("Withdraw")
-    t_undo, t_save, t_delete = _("undo"), _("Save"), _("Delete")
+    t_undo, t_delete = _("undo"), _("Delete")
     t_checked = _("checked in")
     labels: dict[str, str] = {}  # each status translated once, not once per player
-    # Outside the f-string, where the message extraction finds it.
-    t_skips = escape(_("skips round"))
-    skip_form_tail = (
-        f'<label>{t_skips} <input name="round_number" type="number" min="1" '
-        f'max="99" size="3" inputmode="numeric" required></label> <select name="bye" '
-        f'aria-label="{escape(_("Scored as"))}"><option value="0">{escape(_("an absence"))}'
-        f'</option><option value="1">{escape(_("a requested bye"))}</option></select> '
-    )
     out = []
     for entry in entries:
         pk = entry.pk
@@ -112,33 +153,52 @@ def entry_rows(context: template.Context, entries: Iterable[Any]) -> SafeString:
             what = (
                 _("bye requested for round %(number)s") if bye else _("skips round %(number)s")
             ) % {"number": number}
+            if read_only:
+                skips.append(f'<span class="muted">{escape(what)}</span> ')
+                continue
             skips.append(
                 f'<form method="post" action="{unskip_url(pk, number)}" '
                 f'class="inline">{csrf}<span class="muted">{escape(what)}</span> '
                 f"<button>{t_undo}{hidden}</button></form>"
             )
+        rating = "" if entry.rating is None else entry.rating
+        here = f'✓<span class="visually-hidden"> {t_checked}</span>' if entry.checked_in else ""
+        row = (
+            f'\n    <tr id="entry-{pk}"><td class="num">{entry.seed}</td><th scope="row">'
+            f'<a href="{player_url(entry.player_id)}">{name}</a></th><td class="num">{rating}'
+            f"</td><td>{status}\n      {''.join(skips)}</td>\n      <td>{here}</td>"
+        )
+        if read_only:
+            out.append(row + "</tr>")
+            continue
         if entry.status == "withdrawn":
             actions = (
                 f'<form method="post" action="{readmit_url(pk)}" class="inline">{csrf}'
-                f"<button>{t_readmit}{hidden}</button></form>\n      "
+                f"<button>{t_readmit}{hidden}</button></form>"
             )
         else:
-            actions = (
-                f'<a href="{withdraw_url(pk)}">{t_withdraw}{hidden}</a>\n        '
-                f'<form method="post" action="{skip_url(pk)}" class="inline">{csrf}'
-                f"{skip_form_tail}<button>{t_save}{hidden}</button></form>"
-            )
-        delete = "" if entry.played else f'<a href="{delete_url(pk)}">{t_delete}{hidden}</a>'
-        rating = "" if entry.rating is None else entry.rating
-        here = f'✓<span class="visually-hidden"> {t_checked}</span>' if entry.checked_in else ""
+            actions = f'<a href="{withdraw_url(pk)}">{t_withdraw}{hidden}</a>'
+        delete = "" if entry.played else f' · <a href="{delete_url(pk)}">{t_delete}{hidden}</a>'
         out.append(
-            f'\n    <tr id="entry-{pk}"><td class="num">{entry.seed}</td><th scope="row">'
-            f'<a href="{player_url(entry.player_id)}">{name}</a></th><td class="num">{rating}'
-            f"</td><td>{status}\n      {''.join(skips)}</td>\n      <td>{here}</td>\n"
-            f'      <td><a href="{edit_url(pk)}">{t_edit}{hidden}</a>\n      {actions}\n'
-            f"      {delete}</td></tr>"
+            f'{row}\n      <td class="row-actions"><a href="{edit_url(pk)}">{t_edit}{hidden}</a>'
+            f" · {actions}{delete}</td></tr>"
         )
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
+
+
+@register.simple_tag
+def skip_options(entries: Iterable[Any], chosen: Any = None) -> SafeString:
+    """The players who can still announce a skip (not withdrawn), for the list's one
+    form; ``chosen``: the entry a refused form had chosen."""
+    chosen = str(chosen or "")
+    options = ['<option value="">---------</option>']
+    for entry in entries:
+        if entry.status == "withdrawn":
+            continue
+        pk = str(entry.pk)
+        mark = " selected" if pk == chosen else ""
+        options.append(f'<option value="{pk}"{mark}>{escape(entry.player.name)}</option>')
+    return mark_safe("\n".join(options))  # noqa: S308 - names escaped
 
 
 def _player_options(players: Iterable[tuple[int, str]]) -> SafeString:
@@ -155,41 +215,71 @@ def entry_options(entries: Iterable[Any]) -> SafeString:
     return _player_options((entry.pk, entry.player.name) for entry in entries)
 
 
+class ReportLinks:
+    """Each seat's private report link on the organiser's run page, as a short control
+    beside the player's name rather than the link printed out (it wrapped at 1,366 px and
+    was cut off on a phone): a "Copy link" button (agon/copy_link.js shows it; it does
+    nothing without JavaScript) and a "QR / link" disclosure holding the link itself, so
+    it stays reachable without JavaScript, and its QR code (views.print.seat_report_qr,
+    an image fetched only when the disclosure opens) to show a player on the screen."""
+
+    def __init__(self, tournament: Any, request: Any) -> None:
+        # Escaped once: escaping a message before its escaped name or token is put in
+        # gives the same text as escaping it afterwards.
+        prefix = request.scheme + "://" + request.get_host()
+        self.report = escape(prefix + reverse("seat-report", args=["TOKEN"]))
+        self.qr = escape(reverse("seat-report-qr", args=[tournament.slug, "TOKEN"]))
+        self.t_copy = escape(_("Copy link"))
+        self.t_open = escape(_("QR / link"))
+        self.t_whose = escape(_("%(name)s's report link"))
+        self.t_qr = escape(_("QR code of %(name)s's report link"))
+
+    def control(self, seat: Any) -> str:
+        token = escape(seat.report_token)
+        url = self.report.replace("TOKEN", token)
+        name = {"name": escape(seat.name)}
+        whose = self.t_whose % name
+        return (
+            f' <span class="report-link"><button type="button" class="copy-link" '
+            f'data-copy-link hidden>{self.t_copy}<span class="visually-hidden">: {whose}'
+            f"</span></button> <details><summary>{self.t_open}"
+            f'<span class="visually-hidden">: {whose}</span></summary><span '
+            f'class="report-link-panel"><img src="{self.qr.replace("TOKEN", token)}" '
+            f'alt="{self.t_qr % name}" loading="lazy" width="160" height="160"> '
+            f'<a href="{url}" class="report-url">{url}</a></span></details></span>'
+        )
+
+
 @register.simple_tag(takes_context=True)
 def table_rows(
     context: template.Context, tables: Iterable[Any], show_links: bool = False
 ) -> SafeString:
     """A round's tables, one row each (tournaments/_tables.html): players in seat order,
     the games, the round scores; with ``show_links`` (the organiser's run page) each
-    seat's report link. The one renderer of these rows, public and organiser pages
-    alike; in Python, as a big Swiss has 250 tables."""
+    seat's report link as a short control beside the name (ReportLinks). The one
+    renderer of these rows, public and organiser pages alike; in Python, as a big Swiss
+    has 250 tables."""
     tournament, request = context["tournament"], context["request"]
     entry_url = url_pattern("entry-detail", tournament.slug, None)
     replay_url = url_pattern("games:view", None)
-    report_prefix = request.scheme + "://" + request.get_host()
-    report_url = reverse("seat-report", args=["TOKEN"])
+    link = ReportLinks(tournament, request) if show_links else None
     t_unfinished = f' <span class="muted">{escape(_("unfinished"))}</span>'
     t_awaiting = f' <span class="muted">{escape(_("awaiting confirmation"))}</span>'
     t_colours = escape(_("colours out (section 22)"))
     t_replay = escape(_("replay"))
+    t_watch = escape(_("watch live"))
     t_disputed = f'<span class="muted">{escape(_("disputed: the organiser decides"))}</span>'
     t_chance = escape(_("chance to finish first (OpenSkill)"))
-    t_link = _("%(name)s's report link:")
     t_game, t_starts = _("Game %(number)s"), _("seat %(seat)s starts")
     directions: dict[str, str] = {}  # each translated once, not once per game
     out = []
     for table in tables:
         seats = table.seats
         names = "<br>".join(
-            f'{s.position}. <a href="{entry_url(s.entry_id)}">{escape(s.name)}</a>' for s in seats
+            f'{s.position}. <a href="{entry_url(s.entry_id)}">{escape(s.name)}</a>'
+            + (link.control(s) if link is not None and not table.is_bye else "")
+            for s in seats
         )
-        links = ""
-        if show_links and not table.is_bye:
-            links = "".join(
-                f'<div class="muted">{escape(t_link % {"name": s.name})} '
-                f"{escape(report_prefix + report_url.replace('TOKEN', s.report_token))}</div>"
-                for s in seats
-            )
         games = []
         for game in table.games:
             if len(seats) == 3:
@@ -215,8 +305,8 @@ def table_rows(
             elif game.disputed:
                 text += t_disputed
             elif game.in_progress:
-                text += f'<span class="muted">{escape(in_progress_text(game.moves))}</span>'
-                text += f' <a href="{replay_url(game.id)}">{t_replay}</a>'
+                text += live_html(game, seats)
+                text += f' <a href="{replay_url(game.id)}">{t_watch}</a>'
             else:
                 text += '<span class="muted">—</span>'
             games.append(text + "</div>")
@@ -233,7 +323,7 @@ def table_rows(
         number = escape(_("bye")) if table.is_bye else table.number
         out.append(
             f'\n    <tr id="table-{table.number}">\n      <th scope="row" class="num">{number}'
-            f"</th>\n      <td>{names}\n        {links}</td>\n      <td>{''.join(games)}</td>\n"
+            f"</th>\n      <td>{names}</td>\n      <td>{''.join(games)}</td>\n"
             f'      <td class="num">{"<br>".join(scores)}</td>\n    </tr>'
         )
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
@@ -265,6 +355,7 @@ class ResultRows:
         self.csrf = csrf
         self.save_url = url_pattern("round-result-save", slug, number, None)
         self.accept_url = url_pattern("round-result-accept", slug, number, None)
+        self.clear_url = url_pattern("round-result-clear-flag", slug, number, None)
         self.record_url = url_pattern("games:record", None)
         self.accept = _("Accept %(name)s's result")
         self.pieces = _("Pieces out, table %(table)s, game %(number)s")
@@ -283,6 +374,7 @@ class ResultRows:
                 "record": _("record on the board"),
                 "director": _("director"),
                 "show_current": _("Show the current result"),
+                "clear_flag": _("Seen: clear the flag"),
             }.items()
         }
 
@@ -331,7 +423,14 @@ class ResultRows:
         elif game.played:
             state = f'<span class="muted">{t["awaiting"]}</span>'
         elif game.in_progress:
-            state = f'<span class="muted">{escape(in_progress_text(game.moves))}</span>'
+            clear = self.clear_url(gid)
+            state = live_html(
+                game,
+                seats,
+                flags=True,
+                clear=f'<form method="post" action="{clear}" hx-post="{clear}" class="inline">'
+                f'{csrf}<button type="submit">{t["clear_flag"]}</button></form>',
+            )
         else:
             state = '<span class="muted">—</span>'
         reports = []

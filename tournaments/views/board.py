@@ -25,6 +25,7 @@ from tournaments import jsonbody
 from tournaments.json_errors import error_response, service_error_response
 from tournaments.models import Game, Round, Seat
 from tournaments.permissions import can_direct, can_view
+from tournaments.selectors.live import game_live
 from tournaments.services.errors import ServiceError
 from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_record
 from tournaments.services.results import Actor
@@ -120,6 +121,9 @@ def board_text() -> dict[str, Any]:
         },
         "replay_it": _("Replay it"),
         "not_saved": _("Not saved: %(error)s"),
+        "saved_ply": _("Saved: %(ply)s moves so far."),
+        "retrying": _("No answer (%(error)s); sending the move again…"),
+        "clock": _("Egg timer: %(seconds)s s left for this move"),
         "restore": _("Restore the unsaved record (%(count)s moves)"),
     }
 
@@ -176,7 +180,7 @@ def _page(request: HttpRequest, game: Game, mode: str, **extra: Any) -> HttpResp
         # The page follows the game as it is played (another device, a spectator).
         "live": game.status in Game.WITHOUT_RESULT,
         "clock": game.table.round.tournament.seconds_per_move,
-        **{k: v for k, v in game_state(game, legal=False).items() if k in ("last_by", "last_at")},
+        **{k: v for k, v in game_state(game, legal=False).items() if k in ("last_by", "deadline")},
         **extra,
     }
     if mode == "replay":
@@ -314,6 +318,7 @@ def game_state(game: Game, *, legal: bool = True, frames: bool = False) -> dict[
     players = players_in_moving_order(game)
     record = _record(game, players)
     last = game.plies.order_by("-number").first()
+    live = game_live(game_id=game.pk) or {}
     state: dict[str, Any] = {
         "ok": True,
         "version": game.version,
@@ -324,7 +329,8 @@ def game_state(game: Game, *, legal: bool = True, frames: bool = False) -> dict[
         "last_by": last.by_position
         if last is not None and last.number == len(record["moves"])
         else None,
-        "last_at": last.at.isoformat() if last is not None else None,
+        # The egg timer: when the seat to move loses her turn (None: no timer running).
+        "deadline": (live.get("clock") or {}).get("deadline"),
         "replay_url": reverse("games:replay", args=[game.pk]),
     }
     if legal:

@@ -11,9 +11,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
+from games.pictures.pentagame import SHAPES, board_geometry
 from tournaments.models import Game
 
 from ..models import (
@@ -22,6 +24,7 @@ from ..models import (
 )
 from ..permissions import can_direct, can_view
 from ..services.errors import ServiceError
+from .sockets import socket_path
 
 View = Callable[..., HttpResponse]
 
@@ -32,9 +35,9 @@ def director_required(view: View) -> View:
     @login_required
     @wraps(view)
     def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        tournament = get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+        tournament = _tournament_or_404(slug)
         if not can_direct(request.user, tournament):
-            raise PermissionDenied("only this tournament's directors may do that")
+            raise PermissionDenied(_("only this tournament's directors may do that"))
         return view(request, tournament, *args, **kwargs)
 
     return wrapper
@@ -54,23 +57,52 @@ def run_action(request: HttpRequest, action: Callable[[], Any], success: str) ->
     return True
 
 
+def _tournament_or_404(slug: str) -> Tournament:
+    try:
+        return Tournament.objects.select_related("club").get(slug=slug)
+    except Tournament.DoesNotExist:
+        raise Http404(_("there is no tournament at this address")) from None
+
+
 def round_or_404(tournament: Tournament, number: int) -> Round:
-    return get_object_or_404(Round, tournament=tournament, number=number)
+    try:
+        return Round.objects.get(tournament=tournament, number=number)
+    except Round.DoesNotExist:
+        raise Http404(
+            _("%(name)s has no round %(number)s") % {"name": tournament.name, "number": number}
+        ) from None
 
 
 def posted_game(request: HttpRequest, **where: Any) -> Game:
     """The game a results form names; anything but one of `where`'s games (a stale form,
-    a typed-in value that is no number) is a 404 and changes nothing."""
+    a typed-in value that is no number, another table's game) is a 404 that says why
+    (the site's page, config/errors.py) and changes nothing."""
     raw = request.POST.get("game", "")
     if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
-        raise Http404("no such game")
-    return get_object_or_404(Game.objects.select_related("table"), pk=int(raw), **where)
+        raise Http404(_("the form names no game; reload the page and send it again"))
+    try:
+        return Game.objects.select_related("table").get(pk=int(raw), **where)
+    except Game.DoesNotExist:
+        raise Http404(_refused_game(where)) from None
+
+
+def _refused_game(where: dict[str, Any]) -> str:
+    """Why a posted game is not one of `where`'s: a player's link posts for her table,
+    the results screen for its round."""
+    if "table" in where:
+        return _("this game is not at your table")
+    round_ = where.get("table__round")
+    if isinstance(round_, Round):
+        return _("this game is not in round %(number)s") % {"number": round_.number}
+    return _("this game is not on this page")
 
 
 def viewable_tournament(request: HttpRequest, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+    """The tournament, for anyone who may see it; an unpublished one is "not there" to
+    everyone else (the same answer as for a tournament that does not exist)."""
+    tournament = _tournament_or_404(slug)
     if not can_view(request.user, tournament):
-        raise Http404("no such tournament")
+        raise Http404(_("there is no tournament at this address"))
     return tournament
 
 
@@ -82,3 +114,21 @@ def form_problems(form: Any) -> str:
 
 def confirmed(request: HttpRequest) -> bool:
     return request.method == "POST" and request.POST.get("confirm") == "yes"
+
+
+def mini_board_geometry(tournament: Tournament) -> dict[str, Any] | None:
+    """What a page needs to draw small live boards (games/static/games/mini_board.js):
+    the board's geometry and the piece shape of each seat position; None for games
+    without a board page."""
+    if not tournament.ruleset.has_board_page:
+        return None
+    return {"geometry": board_geometry(), "shapes": list(SHAPES)}
+
+
+def live_tables_config(tournament: Tournament) -> dict[str, Any]:
+    """What agon/live_tables.js needs (templates/tournaments/_live_tables_head.html)."""
+    return {
+        "socket": socket_path(tournament.slug),
+        "board": mini_board_geometry(tournament),
+        "clock": _("%(seconds)s s left"),
+    }

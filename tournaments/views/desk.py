@@ -208,26 +208,44 @@ def entry_readmit(request: HttpRequest, tournament: Tournament, entry_id: int) -
 @require_POST
 @director_required
 def entry_skip(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
-    entry = _entry(tournament, entry_id)
-    form = SkipForm(request.POST)
-    if not form.is_valid():
+    return _skip(request, tournament, _entry(tournament, entry_id))
+
+
+@require_POST
+@director_required
+def entries_skip(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The players list's one form for announced byes and absences: the player is a
+    field of the form (one form for the list, not one per row)."""
+    raw = request.POST.get("entry", "")
+    if not raw.isascii() or not raw.isdigit():
         return refused_on_run_page(
-            request, tournament, ServiceError(form_problems(form)), skip_form=form
+            request,
+            tournament,
+            ServiceError(_("choose a player"), field="entry"),
+            skip_form=SkipForm(request.POST),
         )
-    number = form.cleaned_data["round_number"]
+    return _skip(request, tournament, _entry(tournament, int(raw)))
+
+
+def _skip(request: HttpRequest, tournament: Tournament, entry: Entry) -> HttpResponse:
+    form = SkipForm(request.POST)
+    # A refused form comes back as typed, the player still chosen.
+    kept = {"skip_form": form, "skip_entry": entry.pk}
+    if not form.is_valid():
+        return refused_on_run_page(request, tournament, ServiceError(form_problems(form)), **kept)
+    number, bye = form.cleaned_data["round_number"], form.cleaned_data["bye"]
     try:
         entry_services.entry_skip(
-            entry=entry,
-            round_number=number,
-            bye=form.cleaned_data["bye"],
-            by=Actor.director(request.user),
+            entry=entry, round_number=number, bye=bye, by=Actor.director(request.user)
         )
     except ServiceError as exc:
-        return refused_on_run_page(request, tournament, exc)
-    messages.success(
-        request,
-        _("%(name)s skips round %(number)s.") % {"name": entry.player.name, "number": number},
+        return refused_on_run_page(request, tournament, exc, **kept)
+    done = (
+        _("%(name)s has a requested bye in round %(number)s.")
+        if bye
+        else _("%(name)s skips round %(number)s.")
     )
+    messages.success(request, done % {"name": entry.player.name, "number": number})
     return to_run_page(tournament, "#players")
 
 

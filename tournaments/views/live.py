@@ -22,10 +22,12 @@ from django.views.decorators.http import require_GET
 from tournaments.models import Game
 
 from ..models import Round, Tournament
+from ..selectors.live import round_live_states
 from ..selectors.rounds import TableRow, round_tables
 from ..selectors.standings import Standings, standings_token, tournament_standings
 from ..selectors.teams import TeamStandings, team_standings
-from .common import viewable_tournament
+from .common import mini_board_geometry, viewable_tournament
+from .sockets import socket_path
 
 # Labels that reach the templates from models and selectors as plain English; marked
 # here so that `makemessages` collects them and templates can `{% translate %}` them.
@@ -94,6 +96,8 @@ def _table_state(table: TableRow) -> str:
 
 def projector_payload(tournament: Tournament, round_: Round | None) -> dict[str, Any]:
     tables = round_tables(round_=round_) if round_ is not None else []
+    # Games being played: their live state (ply, whose move, pieces out, the board).
+    live = round_live_states(round_=round_) if round_ is not None else {}
     # A 2 vs 2 event is ranked by teams (selectors/teams.py); the rows have the same fields.
     standings: Standings | TeamStandings = (
         team_standings(tournament=tournament)
@@ -114,12 +118,14 @@ def projector_payload(tournament: Tournament, round_: Round | None) -> dict[str,
                 ],
                 "games": [
                     {
+                        "id": g.id,
                         "number": g.number,
                         "status": g.status,
                         "confirmed": g.confirmed,
                         "out": g.out if g.played else None,
                         # A game in progress: the plies recorded so far, not a result.
                         "plies": g.moves if g.in_progress else None,
+                        "live": live.get(g.id) if g.in_progress else None,
                     }
                     for g in t.games
                 ],
@@ -165,10 +171,15 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
                 "poll": _seconds(request, "poll", 5) * 1000,
                 "dwell": _seconds(request, "seconds", 12) * 1000,
                 "data": payload,
+                # The small live boards: drawn only for games with a board (Pentagame).
+                "socket": socket_path(tournament.slug),
+                "board": mini_board_geometry(tournament),
                 "labels": {
                     "tables": _("Round %(number)s: tables"),
                     "tables_none": _("No round is running"),
                     "in_progress": _("in progress, ply %(ply)s"),
+                    "to_move": _("%(name)s to move"),
+                    "clock": _("%(seconds)s s left"),
                     "standings": _("Standings after round %(number)s"),
                     "standings_none": _("Standings"),
                     "page": _("page %(page)s of %(pages)s"),

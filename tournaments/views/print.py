@@ -5,11 +5,12 @@ confirmation, or are disputed (the organiser accepts one report with one click).
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 
 import segno
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -18,18 +19,43 @@ from django.utils.translation import gettext as _
 from games.letters import COLOURS
 
 from ..live import POLL_MS, live_etag, live_page, round_state
-from ..models import ResultSubmission, Round, Tournament
+from ..models import ResultSubmission, Round, Seat, Tournament
 from ..selectors.rounds import GameRow, SeatRow, TableRow, round_tables
 from .common import director_required, round_or_404
 
 
+def qr_code(url: str) -> segno.QRCode:
+    """The QR code of ``url``: quartile error correction, so a creased or smudged sheet
+    (or a phone's glare on a screen) still scans."""
+    return segno.make(url, error="q", micro=False)
+
+
 def qr_svg(url: str, label: str) -> SafeString:
-    """An inline, scalable SVG QR code for ``url`` (quartile error correction, so a
-    creased or smudged sheet still scans)."""
-    svg = segno.make(url, error="q", micro=False).svg_inline(
-        scale=1, border=2, omitsize=True, svgclass="qr", title=label
-    )
+    """An inline, scalable SVG QR code for ``url``."""
+    svg = qr_code(url).svg_inline(scale=1, border=2, omitsize=True, svgclass="qr", title=label)
     return mark_safe(svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1))
+
+
+@director_required
+def seat_report_qr(request: HttpRequest, tournament: Tournament, token: str) -> HttpResponse:
+    """A seat's report link as an SVG image of its QR code, for the run page's "QR / link"
+    of each seat (loaded only when the organiser opens it, to show a player the code on
+    the screen). For the tournament's directors only, like the link itself."""
+    seat = get_object_or_404(
+        Seat.objects.select_related("entry__player", "table"),
+        report_token=token[:64],
+        round__tournament=tournament,
+    )
+    url = request.build_absolute_uri(reverse("seat-report", args=[seat.report_token]))
+    label = _("%(name)s: report the results of table %(number)s") % {
+        "name": seat.entry.player.name,
+        "number": seat.table.number,
+    }
+    buffer = io.BytesIO()
+    qr_code(url).save(buffer, kind="svg", scale=4, border=2, title=label, xmldecl=False)
+    response = HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
+    response["Cache-Control"] = "private, max-age=3600"
+    return response
 
 
 @dataclass

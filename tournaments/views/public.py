@@ -17,11 +17,13 @@ from ..live import POLL_MS, live_etag, live_page, round_state, standings_state
 from ..models import Club, Entry, Round, Seat, Tournament
 from ..permissions import can_direct
 from ..selectors.crosstable import tournament_crosstable
+from ..selectors.live import attach_live
 from ..selectors.rounds import round_tables
 from ..selectors.standings import tournament_standings
+from ..selectors.teams import team_standings
 from ..selectors.tournaments import tournaments_visible_to
 from ..services.transfer import tournament_export_document
-from .common import viewable_tournament
+from .common import live_tables_config, viewable_tournament
 
 
 @require_GET
@@ -50,17 +52,17 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     rounds = tournament.rounds.order_by("number")
     if not can_direct(request.user, tournament):
         rounds = rounds.exclude(status=Round.Status.PAIRED)
-    standings = tournament_standings(tournament=tournament)
-    return render(
-        request,
-        "tournaments/detail.html",
-        {
-            "tournament": tournament,
-            "rounds": rounds,
-            "standings": standings,
-            "can_direct": can_direct(request.user, tournament),
-        },
-    )
+    context = {
+        "tournament": tournament,
+        "rounds": rounds,
+        "can_direct": can_direct(request.user, tournament),
+    }
+    if tournament.is_team_event:
+        # A 2 vs 2 event is a contest of teams: its page leads with their standings.
+        context["teams"] = team_standings(tournament=tournament)
+    else:
+        context["standings"] = tournament_standings(tournament=tournament)
+    return render(request, "tournaments/detail.html", context)
 
 
 def _standings_csv(tournament: Tournament) -> HttpResponse:
@@ -77,6 +79,10 @@ def _standings_csv(tournament: Tournament) -> HttpResponse:
             [row.rank, row.name, row.score, row.rounds, row.games, row.per_game, row.per_match]
             + list(row.tiebreaks)
         )
+    # Below them, without rank or score, the players who did not play (not ranked).
+    blank = [""] * len(standings.tiebreak_labels)
+    for row in standings.not_ranked:
+        writer.writerow(["", row.name, "", row.rounds, row.games, "", "", *blank])
     return response
 
 
@@ -165,23 +171,26 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     fmt = request.GET.get("format")
     if fmt in {"csv", "json"}:
         return _pairings_export(tournament, round_, round_tables(round_=round_), fmt)
-    return live_page(
-        request,
-        live_etag(request, "round", director, *round_state(round_)),
-        lambda etag: render(
+
+    def page(etag: str) -> HttpResponse:
+        tables = round_tables(round_=round_)
+        attach_live(tables)
+        return render(
             request,
             "tournaments/round.html",
             {
                 "tournament": tournament,
                 "round": round_,
-                "tables": round_tables(round_=round_),
+                "tables": tables,
                 "can_direct": director,
                 "print": "print" in request.GET,
                 "live_etag": etag,
                 "live_poll": POLL_MS,
+                "live_tables": live_tables_config(tournament),
             },
-        ),
-    )
+        )
+
+    return live_page(request, live_etag(request, "round", director, *round_state(round_)), page)
 
 
 def _pairings_export(
@@ -235,10 +244,11 @@ def entry_detail(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse
     )
     standings = tournament_standings(tournament=tournament)
     row = next((r for r in standings.rows if r.entry_id == entry.pk), None)
+    apart = next((r for r in standings.not_ranked if r.entry_id == entry.pk), None)
     return render(
         request,
         "tournaments/entry.html",
-        {"tournament": tournament, "entry": entry, "seats": seats, "row": row},
+        {"tournament": tournament, "entry": entry, "seats": seats, "row": row, "apart": apart},
     )
 
 

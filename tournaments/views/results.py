@@ -28,13 +28,16 @@ from ..models import (
     Seat,
     Tournament,
 )
+from ..selectors.live import attach_live
 from ..selectors.rounds import round_progress, round_progress_counted, round_tables, round_trails
 from ..services.errors import ConflictError, ServiceError
+from ..services.plies import ply_conflicts_clear
 from ..services.result_path import game_result_record
 from ..services.results import Actor, game_confirm, result_accept
 from ..templatetags.organiser_rows import Refusal, result_row
 from .common import (
     director_required,
+    live_tables_config,
     posted_game,
     round_or_404,
     run_action,
@@ -111,11 +114,13 @@ def results_screen(tournament: Tournament, round_: Round) -> dict[str, Any]:
     many tables the round has."""
     tables = [t for t in round_tables(round_=round_) if not t.is_bye]
     round_trails(tables)
+    attach_live(tables)
     return {
         "tournament": tournament,
         "round": round_,
         "tables": tables,
         "progress": round_progress(tables),
+        "live_tables": live_tables_config(tournament),
     }
 
 
@@ -142,6 +147,7 @@ def _row_response(
     table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).get()
     tables = round_tables(round_=round_, table_id=table_id)
     round_trails(tables)
+    attach_live(tables)
     table = tables[0]
     game = next(g for g in table.games if g.id == game_id)
     row = result_row(request, tournament, round_, table, game, refused)
@@ -286,6 +292,23 @@ def round_result_accept(
     return _row_response(
         request, tournament, round_, game.pk, status=service_status(error), refused=refused
     )
+
+
+@require_POST
+@director_required
+def round_result_clear_flag(
+    request: HttpRequest, tournament: Tournament, number: int, game_id: int
+) -> HttpResponse:
+    """On the results screen: the organiser has looked at a flagged table (a ply another
+    device sent was refused); answered with the row, or a redirect without JavaScript."""
+    round_ = round_or_404(tournament, number)
+    game = _screen_game(round_, game_id)
+    ply_conflicts_clear(game=game, by=Actor.director(request.user))
+    if not request.htmx:
+        return redirect(
+            reverse("round-results", args=[tournament.slug, number]) + f"#game-{game.pk}"
+        )
+    return _row_response(request, tournament, round_, game.pk)
 
 
 @require_POST

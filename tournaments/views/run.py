@@ -67,9 +67,12 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         except ServiceError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         else:
-            messages.success(
-                request, _("%(name)s created; now enter the players.") % {"name": tournament.name}
+            next_step = (
+                _("%(name)s created; now enter the teams.")
+                if tournament.is_team_event
+                else _("%(name)s created; now enter the players.")
             )
+            messages.success(request, next_step % {"name": tournament.name})
             return to_run_page(tournament)
     return render(request, "tournaments/form.html", {"form": form, "title": "New tournament"})
 

@@ -86,6 +86,14 @@ def manage_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "check_in_used": tournament.entries.filter(checked_in=True).exists(),
         "evening_closed": tournament.kind == Tournament.Kind.EVENING
         and tournament.status == Tournament.Status.FINISHED,
+        # A finished tournament or a closed evening is shown as it ended: no entering,
+        # withdrawing, skipping or report links (the services refuse them too,
+        # services.entries.open_for_entries); only the ways back (add rounds, reopen).
+        "read_only": tournament.status == Tournament.Status.FINISHED,
+        # Players report while a round is played: no links once it is closed.
+        "report_links": current is not None and current.status != Round.Status.CLOSED,
+        "next_round": rounds[-1].number + 1 if rounds else 1,
+        "skip_entry": None,
     }
     if tournament.is_team_event:
         context.update(

@@ -1,7 +1,7 @@
 """Live tables' socket (Django Channels): a page that shows a tournament's games joins
 its group and hears each game's new state as soon as it is saved (services/
 broadcast.py). Who may listen is who may see the tournament (permissions.can_view);
-nothing is sent up the socket. A page whose socket fails polls instead (agon/live_tables.js)."""
+nothing is sent up the socket. A page whose socket fails polls instead (games/static/games/live_socket.js)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from tournaments.models import Tournament
 from tournaments.permissions import can_view
 from tournaments.services.broadcast import tournament_group
-
 
 # The socket's route (tournaments/routing.py); pages are told its path by socket_path().
 SOCKET_ROUTE = "ws/t/<slug:slug>/live/"
@@ -38,7 +37,7 @@ class LiveTablesConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         slug = self.scope["url_route"]["kwargs"]["slug"]
         tournament_id = await _viewable(slug, self.scope.get("user"))
         if tournament_id is None:
-            await self.close(code=4404)
+            await self.close()  # before accepting: the handshake is refused (403)
             return
         self.group = tournament_group(tournament_id)
         await self.channel_layer.group_add(self.group, self.channel_name)

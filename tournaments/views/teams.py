@@ -195,6 +195,10 @@ def _team_standings_csv(tournament: Tournament) -> HttpResponse:
             [row.rank, row.name, *row.players, row.score, row.rounds, row.games]
             + [row.per_game, row.per_match, *row.tiebreaks]
         )
+    # Below them, without rank or score, the teams that did not play (not ranked).
+    blank = [""] * len(standings.tiebreak_labels)
+    for row in standings.not_ranked:
+        writer.writerow(["", row.name, *row.players, "", row.rounds, row.games, "", "", *blank])
     return response
 
 

@@ -1,8 +1,11 @@
 // The Pentagame board page. The server sends the geometry, the record and, after every
-// ply, the position with the legal moves (see tournaments/views_board.py); this module only draws
+// ply, the position with the legal moves (see tournaments/views/board.py); this module only draws
 // them and turns taps and keys into one of those legal moves. No rule lives here.
+// A game not over yet is recorded live: each ply is saved as it is made (with a key, so a
+// retry is stored once), and the page follows what other devices record (live_socket.js).
+import { drawThings, el, shape } from "./draw.js";
+import { follow } from "./live_socket.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const data = JSON.parse(document.getElementById("pg-data").textContent);
 // Every text the script writes, in the page's language (views_board.board_text).
 const words = JSON.parse(document.getElementById("pg-text").textContent);
@@ -25,45 +28,6 @@ const csrf = document.querySelector("input[name=csrfmiddlewaretoken]")?.value ??
 
 // --- drawing -----------------------------------------------------------------------
 
-function el(name, attrs, parent) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function polygon(points) {
-  return points.map(([x, y]) => `${x.toFixed(3)},${y.toFixed(3)}`).join(" ");
-}
-
-function ring(n, radius, turn = -90) {
-  return Array.from({ length: n }, (_, i) => {
-    const a = ((turn + (360 * i) / n) * Math.PI) / 180;
-    return [radius * Math.cos(a), radius * Math.sin(a)];
-  });
-}
-
-// One player's piece: the set's shape, filled with the piece's colour (book §1).
-function shape(kind, size, attrs, parent) {
-  switch (kind) {
-    case "triangle": {
-      const pts = ring(3, size * 1.25).map(([x, y]) => [x, y + size * 0.18]);
-      return el("polygon", { points: polygon(pts), ...attrs }, parent);
-    }
-    case "square":
-      return el("rect", { x: -size * 0.85, y: -size * 0.85, width: size * 1.7, height: size * 1.7, ...attrs }, parent);
-    case "star": {
-      const outer = ring(5, size * 1.3);
-      const inner = ring(5, size * 0.55, -54);
-      return el("polygon", { points: polygon(outer.flatMap((p, i) => [p, inner[i]])), ...attrs }, parent);
-    }
-    case "diamond":
-      return el("polygon", { points: polygon(ring(4, size * 1.25)), ...attrs }, parent);
-    default:
-      return el("circle", { r: size, ...attrs }, parent);
-  }
-}
-
 function seatOf(seat) {
   return players[seat - 1];
 }
@@ -73,46 +37,8 @@ function describePiece(piece) {
   return fill(words.piece, { name: p.name, colour: COLOUR_NAMES[piece.colour] });
 }
 
-// Everything on each stop: pieces first (by seat), then blocks.
-function contents(pos) {
-  const on = new Map();
-  const add = (stop, thing) => {
-    if (stop === null || stop === undefined) return;
-    if (!on.has(stop)) on.set(stop, []);
-    on.get(stop).push(thing);
-  };
-  for (const piece of pos.pieces) add(piece.stop, { type: "piece", piece });
-  for (const stop of pos.black) add(stop, { type: "black" });
-  for (const stop of pos.grey) add(stop, { type: "grey" });
-  return on;
-}
-
 function drawPosition(pos) {
-  things.replaceChildren();
-  const on = contents(pos);
-  for (const [stopId, list] of on) {
-    const stop = stops[stopId];
-    const n = list.length;
-    // Several things share a stop only on the corners at the start; spread them out.
-    const spread = n === 1 ? [[0, 0]] : ring(n, Math.min(stop.r * 0.5, 0.55 + 0.15 * n), -135);
-    const size = n === 1 ? Math.min(0.78, stop.r * 0.78) : Math.min(0.72, (stop.r * 1.6) / n + 0.2);
-    list.forEach((thing, i) => {
-      const g = el("g", { transform: `translate(${(stop.x + spread[i][0]).toFixed(3)} ${(stop.y + spread[i][1]).toFixed(3)})` }, things);
-      if (thing.type === "piece") {
-        const seat = seatOf(thing.piece.seat);
-        g.setAttribute("class", `pg-piece pg-c-${thing.piece.colour}`);
-        g.dataset.seat = thing.piece.seat;
-        g.dataset.colour = thing.piece.colour;
-        g.dataset.stop = stopId;
-        shape(seat.shape, size, { class: "pg-piece-shape" }, g);
-      } else {
-        const side = Math.min(1.5, stop.r * 1.45);
-        g.setAttribute("class", `pg-block pg-${thing.type}`);
-        g.dataset.stop = stopId;
-        el("rect", { x: -side / 2, y: -side / 2, width: side, height: side, rx: side * 0.18 }, g);
-      }
-    });
-  }
+  const on = drawThings(things, stops, pos, (seat) => seatOf(seat).shape);
   // Screen readers hear what stands on a stop in its label.
   stopEls.forEach((node, id) => {
     const list = on.get(id) ?? [];
@@ -279,8 +205,8 @@ function installPointer(onActivate, activeStops) {
 // --- replay mode -----------------------------------------------------------------------
 
 function startReplay() {
-  const frames = data.frames;
-  const moves = data.moves;
+  let frames = data.frames;
+  let moves = data.moves;
   let ply = data.ply;
   const link = document.getElementById("pg-link");
   const plyLabel = document.getElementById("pg-ply");
@@ -321,6 +247,32 @@ function startReplay() {
     }
   });
   installKeyboard(() => {});
+  if (data.live) {
+    // A game being played: the page follows it, and stays at the newest ply if it was there.
+    let version = data.version;
+    const refresh = async () => {
+      try {
+        const response = await fetch(`${data.urls.state}?frames=1`, { headers: { Accept: "application/json" } });
+        if (!response.ok) return;
+        const state = await response.json();
+        if (state.version === version) return;
+        const atEnd = ply === moves.length;
+        version = state.version;
+        frames = state.frames;
+        moves = state.moves.slice(0, frames.length - 1);
+        show(atEnd ? moves.length : ply, atEnd);
+      } catch {
+        // The next message or poll tries again.
+      }
+    };
+    follow({
+      path: data.urls.socket,
+      onGame: (state) => {
+        if (state.game === data.game && state.version > version) refresh();
+      },
+      onCatchUp: refresh,
+    });
+  }
   if (data.ply !== moves.length || frames.length - 1 < data.record.moves.length) {
     // The stored record is longer than what could be replayed: say so.
     if (frames.length - 1 < data.record.moves.length) {
@@ -406,7 +358,9 @@ function startRecord() {
     stopEls.forEach((node, id) => node.setAttribute("aria-disabled", String(!can.has(id))));
     drawMoves(moves, moves.length, null);
     statusLine.textContent = prompt();
-    undo.disabled = busy || (moves.length === 0 && !pick);
+    // Live, only the seat that sent the last ply may take it back (a director any).
+    const mine = !data.live || !data.by_player || lastBy === data.player_position;
+    undo.disabled = busy || (moves.length === 0 && !pick) || (!pick && !mine);
     cancel.disabled = busy || !pick;
     const onlyPass = pos.ok && pos.legal.length === 1 && pos.legal[0].kind === "pass";
     pass.hidden = !onlyPass;
@@ -415,7 +369,107 @@ function startRecord() {
     if (can.size && !can.has(roving)) setRoving([...can][0]);
   }
 
+  // Every save goes to the page's save address: a ply, an undo, or a whole record.
+  function post(body) {
+    return fetch(data.save_url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify(body),
+    });
+  }
+
+  // --- live: one ply at a time --------------------------------------------------------
+  const clockBox = document.getElementById("pg-clock");
+  let deadline = data.deadline ? Date.parse(data.deadline) : null;
+  let lastBy = data.last_by;
+  let pending = null; // the ply being sent: {body, tries}
+  let timeoutSent = 0;
+
+  function adopt(state) {
+    version = state.version;
+    moves = state.moves;
+    pos = state.position;
+    lastBy = state.last_by;
+    deadline = state.deadline ? Date.parse(state.deadline) : null;
+    if (state.status !== "pending" && state.status !== "in_progress") {
+      const done = { status: words.status[state.status] ?? state.status, out: state.out.join(":") };
+      saved.textContent = fill(state.confirmed ? words.saved : words.saved_unconfirmed, done);
+    } else {
+      saved.textContent = moves.length ? fill(words.saved_ply, { ply: moves.length }) : "";
+    }
+  }
+
+  async function refresh() {
+    if (busy) return;
+    try {
+      const response = await fetch(data.urls.state, { headers: { Accept: "application/json" } });
+      if (!response.ok) return;
+      const state = await response.json();
+      if (state.version === version && state.moves.length === moves.length) return;
+      pick = null;
+      adopt(state);
+      showError(pos.ok ? "" : fill(words.illegal_ply, pos.error));
+      render();
+    } catch {
+      // Offline for a moment: the next message or poll tries again.
+    }
+  }
+
+  async function send(body) {
+    busy = true;
+    render();
+    pending = { body, tries: 0 };
+    while (pending) {
+      try {
+        const response = await post(body);
+        const answer = await response.json();
+        pending = null;
+        if (!response.ok) {
+          showError(answer.error?.message ?? response.statusText);
+          busy = false;
+          await refresh(); // another device may have moved on: show its record
+          break;
+        }
+        adopt(answer);
+        showError(pos.ok ? "" : fill(words.illegal_ply, pos.error));
+      } catch (error) {
+        // No answer: send the same ply again (its key makes it count once).
+        pending.tries += 1;
+        showError(fill(words.retrying, { error: error.message }));
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * pending.tries, 5000)));
+      }
+    }
+    busy = false;
+    pick = null;
+    render();
+  }
+
+  function key() {
+    return crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  }
+
+  // The egg timer (section 3; tournaments/egg_timer.py): the server says when the seat
+  // to move loses her turn; when that time is over, the device sends the engine's pass.
+  function tick() {
+    if (!data.clock || !deadline || !pos.ok || pos.finished || !data.live) {
+      clockBox.hidden = true;
+      return;
+    }
+    const left = Math.ceil((deadline - Date.now()) / 1000);
+    clockBox.hidden = false;
+    clockBox.textContent = fill(words.clock, { seconds: Math.max(0, left) });
+    clockBox.classList.toggle("pg-clock-low", left <= 10);
+    if (left <= 0 && !busy && Date.now() - timeoutSent > 2000) {
+      timeoutSent = Date.now();
+      send({ ply: moves.length + 1, move: "pass", key: key(), timeout: true });
+    }
+  }
+
   async function load(next) {
+    if (data.live && next.length === moves.length + 1 && next.slice(0, -1).every((m, i) => m === moves[i])) {
+      return send({ ply: next.length, move: next[next.length - 1], key: key() });
+    }
+    if (data.live && next.length === moves.length - 1) return send({ undo: moves.length });
     busy = true;
     render();
     try {
@@ -528,11 +582,7 @@ function startRecord() {
     saved.textContent = words.saving;
     showError("");
     try {
-      const response = await fetch(data.save_url, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
-        body: JSON.stringify(body),
-      });
+      const response = await post(body);
       const answer = await response.json();
       if (!response.ok) {
         saved.textContent = "";
@@ -569,6 +619,18 @@ function startRecord() {
     localStorage.removeItem(storageKey);
   }
 
+  if (data.live) {
+    document.getElementById("pg-save-form").hidden = true;
+    follow({
+      path: data.urls.socket,
+      onGame: (state) => {
+        if (state.game === data.game && state.version > version) refresh();
+      },
+      onCatchUp: refresh,
+    });
+    if (data.clock) setInterval(tick, 250);
+    if (moves.length) saved.textContent = fill(words.saved_ply, { ply: moves.length });
+  }
   render();
 }
 

@@ -303,7 +303,8 @@ def test_a_team_called_after_its_players_is_not_named_twice(event):
     assert teams_table.count("Ann + Bea") == 1
     assert ">Players<" not in teams_table
     assert "(Ann + Bea)" not in crosstable
-    # A named team keeps its players beside the name.
+    # A named team keeps its players beside the name; one that has not played yet is
+    # listed apart, not ranked (issue 27, item 7), its players beside it there.
     team_add(tournament=event, name="Stars", players=["Eve", "Fay"], ratings=[None, None], by=BY)
     standings = Client().get(url("team-standings")).content.decode()
-    assert ">Players<" in standings[: standings.index("</table>")]
+    assert "Did not play, no rank: Stars (Eve + Fay)" in standings

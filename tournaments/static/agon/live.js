@@ -24,7 +24,8 @@ if (meta) {
   const poller = Object.assign(document.createElement("div"), { id: "live-poll", hidden: true });
   const regions = [...document.querySelectorAll("[data-live-region][id]")].map((region) => region.id);
   poller.setAttribute("hx-get", window.location.href.split("#")[0]); // no anchor: no scrolling to it
-  poller.setAttribute("hx-trigger", `every ${Number(meta.dataset.poll) || 4000}ms`);
+  // "live-now": a page told by its socket that something changed asks at once (live_tables.js).
+  poller.setAttribute("hx-trigger", `every ${Number(meta.dataset.poll) || 4000}ms, live-now from:body`);
   poller.setAttribute("hx-swap", "none ignoreTitle:true");
   poller.setAttribute("hx-select-oob", regions.join(","));
   poller.addEventListener("htmx:configRequest", ({ detail }) => (detail.headers["If-None-Match"] = etag));

@@ -1,6 +1,10 @@
 // The projector: shows the round's tables, then the standings, a screenful at a time,
 // and polls the JSON endpoint (If-None-Match) so results appear without a reload.
+// Games being played show a small live board that moves with every saved ply: the
+// socket (live_socket.js) brings each game's state as it is saved.
 // Keys: right/left arrow = next/previous screen, space = pause.
+import { follow } from "../games/live_socket.js";
+import { drawMini, tickClocks } from "../games/mini_board.js";
 
 const config = JSON.parse(document.getElementById("projector-config").textContent);
 const labels = config.labels;
@@ -24,6 +28,7 @@ let current = 0;
 let paused = false;
 let timer = null;
 let signatures = new Map();
+let pollTimer = null;
 
 function fill(text, values) {
   return text.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
@@ -50,6 +55,31 @@ function gameText(game) {
   return game.plies === null || game.plies === undefined ? "—" : fill(labels.in_progress, { ply: game.plies });
 }
 
+// One figure per game, kept between renders: only its pieces are drawn again.
+const boards = new Map();
+
+function liveGame(game, seats) {
+  const live = game.live;
+  const text = el("span", { class: "game live" }, gameText(game));
+  if (!live) return [text];
+  const mover = seats.find((s) => s.position === live.to_move);
+  const parts = [text];
+  if (mover) parts.push(el("span", { class: "to-move" }, fill(labels.to_move, { name: mover.name })));
+  if (live.clock) {
+    parts.push(el("span", { class: "clock", "data-clock-deadline": live.clock.deadline }));
+  }
+  if (config.board) {
+    let figure = boards.get(game.id);
+    if (!figure) {
+      figure = el("figure", { class: "pg pg-mini", "data-game": String(game.id) });
+      boards.set(game.id, figure);
+    }
+    drawMini(figure, config.board.geometry, live, config.board.shapes);
+    parts.push(figure);
+  }
+  return [el("span", { class: "live-game" }, ...parts)];
+}
+
 function renderTables() {
   const title = sections.tables.querySelector("h2");
   title.textContent = data.round ? fill(labels.tables, { number: data.round.number }) : labels.tables_none;
@@ -59,8 +89,10 @@ function renderTables() {
     const key = table.bye ? "bye" : table.number;
     const changed = signatures.has(key) && signatures.get(key) !== signature;
     signatures.set(key, signature);
-    const games = table.games.map((g) =>
-      el("span", { class: "game" + (g.out && !g.confirmed ? " unconfirmed" : "") }, gameText(g)),
+    const games = table.games.flatMap((g) =>
+      g.live
+        ? liveGame(g, table.seats)
+        : [el("span", { class: "game" + (g.out && !g.confirmed ? " unconfirmed" : "") }, gameText(g))],
     );
     return el(
       "tr",
@@ -182,7 +214,8 @@ async function poll() {
     status.textContent = labels.offline;
     status.classList.add("offline");
   } finally {
-    setTimeout(poll, config.poll);
+    clearTimeout(pollTimer);
+    pollTimer = pollTimer = setTimeout(poll, config.poll);
   }
 }
 
@@ -203,9 +236,39 @@ window.addEventListener("resize", () => {
   resizing = setTimeout(layout, 200);
 });
 
+// A saved game state from the socket: put it in the data and draw again (at most every
+// 200 ms, however many tables move at once). Results and standings come by the poll.
+let drawing = null;
+function gameChanged(state) {
+  for (const table of data.tables) {
+    for (const game of table.games) {
+      if (game.id !== state.game) continue;
+      if (state.status === "in_progress") {
+        game.status = state.status;
+        game.plies = state.plies;
+        game.live = state;
+      } else {
+        // A result (or the game cleared): the poll brings it with the standings at once.
+        clearTimeout(pollTimer);
+        poll();
+        return;
+      }
+    }
+  }
+  if (drawing === null) {
+    drawing = setTimeout(() => {
+      drawing = null;
+      renderTables();
+      layout(); // the rows are new: paginate them again (the slide stays where it was)
+    }, 200);
+  }
+}
+follow({ path: config.socket, onGame: gameChanged, onCatchUp: () => {}, pollMs: 60000 });
+setInterval(() => tickClocks(sections.tables, labels.clock), 1000);
+
 document.body.classList.add("live");
 renderTables();
 renderStandings();
 layout();
 restart();
-setTimeout(poll, config.poll);
+pollTimer = setTimeout(poll, config.poll);
