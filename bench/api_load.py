@@ -16,7 +16,7 @@ and reports requests/s, p50/p95/p99 latency, the share of 304s and the ratio of 
 throughputs. It also profiles one poll in-process (queries and time, 200 and 304).
 Everything it starts is stopped at the end; only 127.0.0.1 is used.
 
-    bash bench/api_load.sh [--players 500] [--rounds 4] [--seconds 20] [--clients 100]
+    bash bench/api_load.sh [--players 500] [--rounds 4] [--seconds 20] [--clients 100] [--asgi]
 """
 
 from __future__ import annotations
@@ -279,6 +279,9 @@ def main() -> None:
     )
     parser.add_argument("--think-ms", type=int, default=85, help="pause per poll, paced run")
     parser.add_argument("--profile-only", action="store_true", help="build, profile, stop")
+    parser.add_argument(
+        "--asgi", action="store_true", help="serve config.asgi with uvicorn workers, not WSGI"
+    )
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         raise SystemExit("needs DATABASE_URL (PostgreSQL) and REDIS_URL: bash bench/api_load.sh")
@@ -319,15 +322,15 @@ def main() -> None:
     server = subprocess.Popen(
         [
             str(ROOT / ".venv" / "bin" / "gunicorn"),
-            "config.wsgi",
+            *(
+                ["config.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker"]
+                if args.asgi
+                else ["config.wsgi", "--threads", str(args.threads), "--worker-class", "gthread"]
+            ),
             "--bind",
             f"{HOST}:{port}",
             "--workers",
             str(args.workers),
-            "--threads",
-            str(args.threads),
-            "--worker-class",
-            "gthread",
             "--keep-alive",
             "30",
             "--backlog",

@@ -330,7 +330,13 @@ class AsgiServer:
         self._socket = socket.socket()
         self._socket.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self._socket.getsockname()[1]}"
-        config = uvicorn.Config(app, log_level="warning", lifespan="off", ws="websockets-sansio")
+        config = uvicorn.Config(
+            app,
+            log_level="warning",
+            lifespan="off",
+            ws="websockets-sansio",
+            ws_per_message_deflate=False,
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=lambda: asyncio.run(self.server.serve(sockets=[self._socket])), daemon=True

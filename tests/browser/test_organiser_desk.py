@@ -124,7 +124,9 @@ def test_a_club_evening_from_the_door_to_the_close(
     done = f"{len(games)} of {len(games)} games in"
     wait(
         lambda b: (
-            b.execute_script("return document.getElementById('round-progress').textContent.trim()")
+            b.execute_script(
+                "return document.querySelector('#round-progress [role=status]').textContent.trim()"
+            )
             == done
         ),
         timeout=20,

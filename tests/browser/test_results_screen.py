@@ -110,7 +110,9 @@ def test_a_round_is_entered_with_keys_only_and_the_standings_follow_live(
     # reading it.
     wait(
         lambda b: (
-            b.execute_script("return document.getElementById('round-progress').textContent.trim()")
+            b.execute_script(
+                "return document.querySelector('#round-progress [role=status]').textContent.trim()"
+            )
             == "8 of 8 games in"
         ),
         timeout=20,
@@ -118,6 +120,14 @@ def test_a_round_is_entered_with_keys_only_and_the_standings_follow_live(
     wait(lambda b: not b.find_elements(By.CSS_SELECTOR, "tr.result-row[data-busy]"))
     assert not browser.find_elements(By.CSS_SELECTOR, "tr.result-row[data-invalid]")
     assert browser.find_element(By.ID, f"error-{rows[0].pk}").text == ""
+    # The way on: Enter after the last game lands on closing the round, not on nothing.
+    wait(
+        lambda b: b.execute_script(
+            "return document.activeElement.closest('#round-progress .way-on') !== null"
+        ),
+        timeout=10,
+    )
+    assert "close round 1" in browser.switch_to.active_element.text
     for game in rows:
         game.refresh_from_db()
         assert game.out_list(seats[game.table_id]) == expected[game.pk], game.pk
@@ -194,7 +204,9 @@ def test_a_players_report_appears_on_the_screen_while_the_organiser_keeps_typing
     browser.find_element(By.CSS_SELECTOR, f"#game-{second.pk} form.accept-form button").click()
     wait(
         lambda b: (
-            b.execute_script("return document.getElementById('round-progress').textContent.trim()")
+            b.execute_script(
+                "return document.querySelector('#round-progress [role=status]').textContent.trim()"
+            )
             == "1 of 8 games in"
         ),
         timeout=20,

@@ -109,7 +109,7 @@ def wait_round_in(
     progress = f"{total if done is None else done} of {total} games in"
     wait(
         lambda b: b.execute_script(
-            "return document.getElementById('round-progress').textContent.trim() === arguments[0]"
+            "return document.querySelector('#round-progress [role=status]').textContent.trim() === arguments[0]"
             " && !document.querySelector('tr.result-row[data-busy]');",
             progress,
         ),

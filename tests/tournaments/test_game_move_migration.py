@@ -45,9 +45,10 @@ def test_the_demo_database_keeps_every_game_through_the_move_both_ways():
 
     old_apps = migrate(BEFORE_THE_MOVE)
     old_game = old_apps.get_model("games", "Game")
-    assert (
-        sorted(old_game.objects.values_list("pk", "table_id", "status", "moves", "out_1")) == games
-    )
+    # The old schema has no game in progress: 0014 reads the demo's live games back as
+    # unfinished, and forward again as in progress.
+    old = [(*g[:2], "unfinished" if g[2] == "in_progress" else g[2], *g[3:]) for g in games]
+    assert sorted(old_game.objects.values_list("pk", "table_id", "status", "moves", "out_1")) == old
     assert ContentType.objects.filter(app_label="games", model="game").exists()
 
     migrate(latest())

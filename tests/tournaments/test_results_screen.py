@@ -334,3 +334,22 @@ def test_the_open_tables_and_results_pages_poll_too(client, screen):
     for name in ("round-open-tables", "round-results"):
         url = reverse(name, args=[screen.tournament.slug, 1])
         assert poll(client, url, etag).status_code == 200, name
+
+
+def test_the_last_result_in_offers_closing_the_round_and_a_closed_round_pairing_the_next(
+    client, organiser
+):
+    """Issue 27, item 2: the results screen has a way on. The save that brings the last
+    game in answers the progress with the close button (out of band); before, none."""
+    client.force_login(organiser)
+    round_ = running(organiser)
+    tournament = round_.tournament
+    *first, last = games(round_)
+    for game in first:
+        assert "way-on" not in save(client, game, "3 1").content.decode()
+    answer = save(client, last, "3 0").content.decode()
+    close = reverse("round-action", args=[tournament.slug, round_.number, "close"])
+    assert f'action="{close}"' in answer and "close round 1" in answer
+    round_close(round=round_, by=Actor.command())
+    page = client.get(reverse("round-results", args=[tournament.slug, round_.number]))
+    assert f'action="{reverse("round-pair", args=[tournament.slug])}"' in page.content.decode()

@@ -6,6 +6,7 @@ poll until it is back (docs/operations.md, "Live tables")."""
 
 from __future__ import annotations
 
+import json
 import logging
 from functools import partial
 from typing import Any
@@ -20,7 +21,7 @@ from tournaments.selectors.live import game_live
 
 logger = logging.getLogger(__name__)
 
-# The consumer's message type: "game.changed" calls its game_changed().
+# The consumer's message type (views/sockets.py sends its text to the page).
 MESSAGE = "game.changed"
 
 
@@ -48,8 +49,10 @@ def _send(game_id: int) -> None:
         state = game_live(game_id=game_id)
         if tournament_id is None or state is None:
             return
+        # Encoded once here, not once per socket: the consumer sends the text as it is.
+        text = json.dumps({"game": state}, separators=(",", ":"))
         async_to_sync(_layer().group_send)(
-            tournament_group(tournament_id), {"type": MESSAGE, "game": state}
+            tournament_group(tournament_id), {"type": MESSAGE, "text": text}
         )
     except Exception:  # noqa: BLE001 - the news may fail; the write it follows has not.
         logger.warning(

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import Max, Min
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -22,10 +23,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import pentagame
 from games.pictures.pentagame import SHAPES, board_geometry, position_payload, replay_frames
 from tournaments import jsonbody
+from tournaments.egg_timer import deadline
 from tournaments.json_errors import error_response, service_error_response
 from tournaments.models import Game, Round, Seat
 from tournaments.permissions import can_direct, can_view
-from tournaments.selectors.live import game_live
 from tournaments.services.errors import ServiceError
 from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_record
 from tournaments.services.results import Actor
@@ -317,8 +318,10 @@ def game_state(game: Game, *, legal: bool = True, frames: bool = False) -> dict[
     last ply, and (``legal``) the position with the legal moves to go on from."""
     players = players_in_moving_order(game)
     record = _record(game, players)
-    last = game.plies.order_by("-number").first()
-    live = game_live(game_id=game.pk) or {}
+    times = game.plies.aggregate(first=Min("at"), last=Max("at"), plies=Max("number"))
+    last = game.plies.filter(number=times["plies"]).first() if times["plies"] else None
+    seconds = game.table.round.tournament.seconds_per_move
+    timed = seconds and game.status == Game.Status.IN_PROGRESS and times["first"] is not None
     state: dict[str, Any] = {
         "ok": True,
         "version": game.version,
@@ -330,7 +333,7 @@ def game_state(game: Game, *, legal: bool = True, frames: bool = False) -> dict[
         if last is not None and last.number == len(record["moves"])
         else None,
         # The egg timer: when the seat to move loses her turn (None: no timer running).
-        "deadline": (live.get("clock") or {}).get("deadline"),
+        "deadline": deadline(times["first"], times["last"], seconds).isoformat() if timed else None,
         "replay_url": reverse("games:replay", args=[game.pk]),
     }
     if legal:

@@ -5,7 +5,6 @@ confirmation, or are disputed (the organiser accepts one report with one click).
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 
 import segno
@@ -51,9 +50,10 @@ def seat_report_qr(request: HttpRequest, tournament: Tournament, token: str) -> 
         "name": seat.entry.player.name,
         "number": seat.table.number,
     }
-    buffer = io.BytesIO()
-    qr_code(url).save(buffer, kind="svg", scale=4, border=2, title=label, xmldecl=False)
-    response = HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
+    # An image of its own needs the namespace, which the inline form leaves out.
+    svg = qr_code(url).svg_inline(scale=4, border=2, title=label)
+    svg = svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
+    response = HttpResponse(svg, content_type="image/svg+xml")
     response["Cache-Control"] = "private, max-age=3600"
     return response
 

@@ -153,7 +153,12 @@ def _row_response(
     row = result_row(request, tournament, round_, table, game, refused)
     progress = render_to_string(
         "tournaments/_round_progress.html",
-        {"progress": round_progress_counted(round_), "oob": True},
+        {
+            "progress": round_progress_counted(round_),
+            "oob": True,
+            "round": round_,
+            "tournament": tournament,
+        },
         request,
     )
     # htmx parses a <tr> answer as a table's rows, where a <p> has no place: a

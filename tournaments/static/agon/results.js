@@ -14,7 +14,21 @@ document.addEventListener("keydown", (event) => {
   if (next) {
     next.focus();
     next.select();
-  } else input.blur();
+  } else {
+    // After the last game: on to the round's way on once the save's answer is in.
+    wayOn = true;
+    input.blur();
+  }
+});
+
+// The way on after the last game (tournaments/_round_progress.html): closing the round
+// when every game is in, else the progress line, so that focus never falls to the page.
+let wayOn = false;
+document.addEventListener("htmx:afterSettle", () => {
+  if (!wayOn || document.querySelector(".htmx-request")) return;
+  wayOn = false;
+  const target = document.querySelector("#round-progress .way-on button") ?? document.querySelector("#round-progress [tabindex]");
+  target?.focus();
 });
 
 // htmx asks before each request: it waits for the one before. A row being saved takes no
