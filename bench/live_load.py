@@ -1,8 +1,14 @@
 """Live tables under load: tables recording ply by ply while spectators watch.
 
-Production-style: gunicorn with uvicorn workers serving config.asgi (pages, API and the
-Channels sockets), PostgreSQL and Redis from DATABASE_URL and REDIS_URL
-(bench/live_load.sh starts private ones on loopback), DEBUG off. Builds a published
+Production-style, the processes as docs/operations.md and the README ("Production-style
+deployment") lay them out: the plies (and the recording boards) go to the web process,
+gunicorn's sync workers serving config.wsgi (`--web-workers`, 2 by default: the
+machine's two cores); the sockets to the live process, gunicorn serving
+config.asgi:application with `config.asgi_worker.LiveTablesWorker` (uvicorn without
+per-message compression; `--workers`, 2). PostgreSQL and Redis from DATABASE_URL and
+REDIS_URL (bench/live_load.sh starts private ones on loopback), DEBUG off, the project's
+settings as they are. `--web-workers 0` sends the plies to the ASGI process too (one
+process for everything, as the first runs had it). Builds a published
 tournament through the services (3 × `--tables` players, one published round of
 3-player tables), then, with asyncio:
 
@@ -22,30 +28,36 @@ Measured:
   showed the ply) and the (ply, spectator) pairs never seen at all;
 - plies lost or duplicated: each game's stored record (Game.moves, Ply rows) against
   what its recorder sent and got accepted;
-- memory per spectator connection: the server's RSS (gunicorn master + workers, from
-  /proc) before and after the connections, divided by their number;
-- CPU per ply: the server processes' CPU time over the recording run / plies saved (and
-  PostgreSQL's and Redis's beside it, when bench/live_load.sh names their directory);
+- memory per spectator connection: the socket process's RSS (gunicorn master + workers,
+  from /proc) before and after the connections, divided by their number;
+- CPU per ply: each server process's CPU time over the recording run / plies saved, the
+  web (WSGI) and the live (ASGI) process apart, and PostgreSQL's and Redis's beside them
+  when bench/live_load.sh names their directory;
+- the layout actually run: the ASGI master's worker class (from its command line) and
+  how many spectators' sockets negotiated permessage-deflate (they offer it, as browsers
+  do; the live worker declines it);
 - one ply in-process before the run: SQL statements, time and the message's size.
 
 The answer reaches the recorder after the broadcast (the view computes it after the
 commit's announcement), so "saved -> seen" is also given from the ply row's time (the
 server's clock, just before the commit) and from the request's sending.
 
-Diagnosis (docs/benchmarks.md, "Live tables under load"): `--sample` samples the
-workers' Python stacks; `--web-workers N` sends the plies to a separate WSGI gunicorn,
-as docs/operations.md lays the processes out; `--no-deflate` (spectators without
-permessage-deflate); and two experiments on the server only, through a settings module
-written for the run (the project's files are not touched): `--layer-socket-timeout S`
-(the sockets' channel layer's Redis read timeout) and `--skip-close-old-connections`
-(Channels' thread hop before each message handler left out).
+Diagnosis (docs/benchmarks.md, "Live tables under load"): `--sample` samples both
+processes' Python stacks; `--web-workers 0` (all on ASGI); `--deflate` (the live process
+with uvicorn's stock worker, `uvicorn_worker.UvicornWorker`, which compresses every
+message); `--no-deflate` (spectators do not even offer compression); and
+`--layer-socket-timeout S`, an experiment on the server only through a settings module
+written for the run (the project's files are not touched): the sockets' channel layer's
+Redis read timeout (config/settings.py sets 30 s; redis-py's default of 5 s closed idle
+sockets before 0c2abd9). The first runs' `--skip-close-old-connections` is gone: since
+0c2abd9 the live consumer's `dispatch` sends a saved ply without Channels' hop itself.
 
 Prints a small table and, last, one JSON line. Everything it starts is stopped at the
 end; only 127.0.0.1 is used.
 
     bash bench/live_load.sh [--tables 60] [--spectators 300] [--every 10] [--seconds 120]
-                            [--workers 2] [--web-workers 0] [--sample] [--no-deflate]
-                            [--layer-socket-timeout S] [--skip-close-old-connections]
+                            [--workers 2] [--web-workers 2] [--sample] [--deflate]
+                            [--no-deflate] [--layer-socket-timeout S]
 """
 
 from __future__ import annotations
@@ -335,19 +347,6 @@ SETTINGS = """from config.settings import *  # noqa: F403
 LAYER_TIMEOUT = (
     'CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["socket_timeout"] = {timeout}  # noqa: F405'
 )
-# --skip-close-old-connections: an experiment, not the project's code: Channels (4.2+)
-# runs close_old_connections through sync_to_async, a thread hop, before every message
-# handler, so once per spectator per ply; the live consumer's handler touches no database.
-SKIP_CLOSE = """
-import channels.consumer as _consumer
-
-
-async def _no_close_old_connections():
-    return None
-
-
-_consumer.aclose_old_connections = _no_close_old_connections
-"""
 # --sample: each worker samples its threads' Python stacks every 5 ms (wall clock) and
 # writes them, folded, to LIVE_LOAD_SAMPLES.<pid> every few seconds.
 SAMPLER = """
@@ -383,46 +382,51 @@ if _os.environ.get("LIVE_LOAD_SAMPLES"):
 """
 
 
+# The live (socket) process's worker class as docs/operations.md names it, and uvicorn's
+# stock one (`--deflate`: every message compressed, as the first runs had it).
+LIVE_WORKER = "config.asgi_worker.LiveTablesWorker"
+STOCK_WORKER = "uvicorn_worker.UvicornWorker"
+
+
 class Server:
+    """A gunicorn: `config.wsgi` with its default (sync) workers, as the web process runs,
+    or `config.asgi:application` with `worker_class`."""
+
     def __init__(
         self,
         workers: int,
         log: Path,
         layer_timeout: str | None = None,
         sample: bool = False,
-        skip_close: bool = False,
         wsgi: bool = False,
+        worker_class: str = LIVE_WORKER,
     ) -> None:
         self.port = free_port()
         env = os.environ.copy()
-        lines = [SKIP_CLOSE] if skip_close else []
+        lines = []
         if layer_timeout is not None:
             timeout = None if layer_timeout == "none" else float(layer_timeout)
             lines.append(LAYER_TIMEOUT.format(timeout=timeout))
         self.samples: Path | None = None
         if sample:
             lines.append(SAMPLER)
-            self.samples = log.parent / "samples"
+            self.samples = log.parent / f"samples-{log.stem}"
             env["LIVE_LOAD_SAMPLES"] = str(self.samples)
+        self.overrides = bool(lines)
         if lines:
-            (log.parent / "live_load_settings.py").write_text(
-                SETTINGS.format(lines="\n".join(lines))
-            )
+            module = f"live_load_settings_{log.stem}"
+            (log.parent / f"{module}.py").write_text(SETTINGS.format(lines="\n".join(lines)))
             env["PYTHONPATH"] = f"{log.parent}{os.pathsep}{ROOT}"
-            env["DJANGO_SETTINGS_MODULE"] = "live_load_settings"
+            env["DJANGO_SETTINGS_MODULE"] = module
         self.log = open(log, "wb")  # noqa: SIM115
         self.logpath = log
         self.process = subprocess.Popen(
             [
                 str(ROOT / ".venv" / "bin" / "gunicorn"),
                 *(
-                    ["config.wsgi", "--worker-class", "gthread", "--threads", "1"]
+                    ["config.wsgi"]  # gunicorn's default worker: sync
                     if wsgi
-                    else [
-                        "config.asgi:application",
-                        "--worker-class",
-                        "config.asgi_worker.LiveTablesWorker",
-                    ]
+                    else ["config.asgi:application", "--worker-class", worker_class]
                 ),
                 "--workers",
                 str(workers),
@@ -442,6 +446,21 @@ class Server:
 
     def pids(self) -> list[int]:
         return [self.process.pid, *children(self.process.pid)]
+
+    def command(self) -> list[str]:
+        """The master's command line, from /proc (what actually runs)."""
+        try:
+            raw = Path(f"/proc/{self.process.pid}/cmdline").read_bytes()
+        except OSError:
+            return []
+        return [a.decode(errors="replace") for a in raw.split(b"\0") if a]
+
+    def worker_class(self) -> str | None:
+        args = self.command()
+        for flag in ("--worker-class", "-k"):
+            if flag in args[:-1]:
+                return args[args.index(flag) + 1]
+        return "sync" if args else None
 
     def workers(self) -> list[int]:
         return children(self.process.pid)
@@ -476,6 +495,7 @@ class Spectator:
         self.connected_at: float | None = None
         self.error: str | None = None
         self.closed_early = False
+        self.extensions: list[str] = []  # negotiated (permessage-deflate or none)
 
 
 async def watch(
@@ -494,6 +514,7 @@ async def watch(
             compression="deflate" if deflate else None,
         ) as ws:
             spectator.connected_at = time.monotonic()
+            spectator.extensions = [e.name for e in ws.protocol.extensions]
             receiver = asyncio.ensure_future(_receive(spectator, ws))
             stopper = asyncio.ensure_future(stop.wait())
             done, _pending = await asyncio.wait(
@@ -638,18 +659,21 @@ async def run_load(
         connect_errors=[s.error for s in spectators if s.error][:5],
         kib_per_connection=round((rss_after - rss_before) / max(1, connected), 1),
         connections_per_worker=list(socket_counts(server.workers(), server.port).values()),
+        deflate_negotiated=sum(1 for s in spectators if "permessage-deflate" in s.extensions),
     )
     print(
         f"{connected}/{args.spectators} spectators connected in {result['connect_s']} s; "
         f"server RSS {rss_before / 1024:.1f} -> {rss_after / 1024:.1f} MiB "
         f"({result['kib_per_connection']} KiB per connection); sockets per worker "
-        f"{result['connections_per_worker']}",
+        f"{result['connections_per_worker']}; permessage-deflate negotiated by "
+        f"{result['deflate_negotiated']}",
         flush=True,
     )
 
     # The recorders.
     services = Services()
     samples0 = read_samples(server.samples)
+    web_samples0 = read_samples(web.samples if web else None)
     sessions0 = await asyncio.to_thread(pg_sessions)
     cpu0, svc0, own0, wall0 = server.cpu(), services.cpu(), os.times(), time.monotonic()
     web0 = web.cpu() if web else 0.0
@@ -683,9 +707,14 @@ async def run_load(
     if server.samples is not None:
         await asyncio.sleep(4)  # the samplers' next write
         result["samples"] = sample_report(samples0, read_samples(server.samples))
+        if web is not None and web.samples is not None:
+            result["web_samples"] = sample_report(
+                web_samples0, read_samples(web.samples), loop_name="request thread"
+            )
     result.update(
         server_cpu_s=round(cpu1 - cpu0 + web1 - web0, 2),
         web_cpu_s=round(web1 - web0, 2),
+        asgi_cpu_s=round(cpu1 - cpu0, 2),
         services_cpu_s={k: round(svc1[k] - svc0[k], 2) for k in svc1},
         bench_cpu_s=round(own1.user + own1.system - own0.user - own0.system, 2),
         wall_s=round(wall1 - wall0, 1),
@@ -731,13 +760,22 @@ def read_samples(prefix: Path | None) -> dict[str, int]:
     return counts
 
 
-# The innermost Python frame of a thread that waits: for work, or (psycopg's wait, whose
-# C part releases the GIL) for PostgreSQL's answer and then for the GIL.
-IDLE_TOPS = {"selectors.py:select", "thread.py:_worker", "threading.py:wait", "queue.py:get"}
+# The innermost Python frame of a thread that waits: for work (an event loop's select, a
+# gunicorn sync worker's select on its listener), or (psycopg's wait, whose C part
+# releases the GIL) for PostgreSQL's answer and then for the GIL.
+IDLE_TOPS = {
+    "selectors.py:select",
+    "sync.py:wait",
+    "thread.py:_worker",
+    "threading.py:wait",
+    "queue.py:get",
+}
 PG_TOPS = {"connection.py:wait"}
 
 
-def sample_report(before: dict[str, int], after: dict[str, int], top: int = 22) -> list[str]:
+def sample_report(
+    before: dict[str, int], after: dict[str, int], top: int = 22, loop_name: str = "event loop"
+) -> list[str]:
     """Where the workers' threads spent the run: the event loop (MainThread) and the
     threads that run Django's sync code, busy or waiting, and the functions most often
     on a busy stack (inclusive; the frames on nearly every stack left out)."""
@@ -748,7 +786,7 @@ def sample_report(before: dict[str, int], after: dict[str, int], top: int = 22) 
         if n <= 0:
             continue
         name, _, folded = key.partition("|")
-        thread = "event loop" if name == "MainThread" else "sync threads"
+        thread = loop_name if name == "MainThread" else "sync threads"
         frames = folded.split(";")
         state = 2 if frames[-1] in PG_TOPS else 1 if frames[-1] in IDLE_TOPS else 0
         threads.setdefault(thread, [0, 0, 0])[state] += n
@@ -891,9 +929,9 @@ def main() -> None:
     parser.add_argument(
         "--web-workers",
         type=int,
-        default=0,
-        help="recorders post to a separate WSGI gunicorn (gthread) of this many workers, the "
-        "layout docs/operations.md describes; 0: to the ASGI server",
+        default=2,
+        help="the web process (gunicorn config.wsgi, sync workers) the recorders post to, as "
+        "docs/operations.md lays the processes out; 0: everything on the ASGI process",
     )
     parser.add_argument(
         "--connect-seconds", type=float, default=10.0, help="spread of the connects"
@@ -915,14 +953,16 @@ def main() -> None:
         help="sample the workers' Python stacks during the run and print where time went",
     )
     parser.add_argument(
-        "--skip-close-old-connections",
+        "--deflate",
         action="store_true",
-        help="experiment: the server's Channels consumers skip the thread hop per message",
+        help=f"the live process with uvicorn's stock worker ({STOCK_WORKER}), which "
+        f"compresses every message, instead of {LIVE_WORKER}",
     )
     parser.add_argument(
         "--no-deflate",
         action="store_true",
-        help="spectators do not offer permessage-deflate (browsers do)",
+        help="spectators do not offer permessage-deflate (browsers do; the live worker "
+        "declines it anyway)",
     )
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
@@ -973,9 +1013,22 @@ def main() -> None:
         tmp / "gunicorn.log",
         args.layer_socket_timeout,
         args.sample,
-        args.skip_close_old_connections,
+        worker_class=STOCK_WORKER if args.deflate else LIVE_WORKER,
     )
-    web = Server(args.web_workers, tmp / "web.log", wsgi=True) if args.web_workers else None
+    web = (
+        Server(args.web_workers, tmp / "web.log", sample=args.sample, wsgi=True)
+        if args.web_workers
+        else None
+    )
+    layout = {
+        "plies_to": f"WSGI config.wsgi, {args.web_workers} {web.worker_class()} workers"
+        if web
+        else "the ASGI process",
+        "asgi_worker_class": server.worker_class(),
+        "asgi_workers": args.workers,
+        "settings_overrides": server.overrides,
+    }
+    print(f"layout: {json.dumps(layout)}", flush=True)
     log = ""
     try:
         wait_ready(server.port, time.monotonic() + 60)
@@ -1074,7 +1127,7 @@ def main() -> None:
         ),
         (
             "server CPU per ply",
-            f"{load['server_cpu_s'] / max(1, saved) * 1000:.1f} ms ({load['server_cpu_s']} s over {load['wall_s']} s: {load['server_cpu_s'] / load['wall_s']:.0%} of a core; the WSGI web process {load['web_cpu_s']} s)",
+            f"{load['server_cpu_s'] / max(1, saved) * 1000:.1f} ms = web (WSGI) {load['web_cpu_s'] / max(1, saved) * 1000:.1f} + live (ASGI) {load['asgi_cpu_s'] / max(1, saved) * 1000:.1f} ms ({load['server_cpu_s']} s = {load['web_cpu_s']} + {load['asgi_cpu_s']} s over {load['wall_s']} s: {load['server_cpu_s'] / load['wall_s']:.0%} of a core)",
         ),
         (
             "PostgreSQL / Redis CPU per ply",
@@ -1095,6 +1148,12 @@ def main() -> None:
             f"{load['connections_per_worker']}, {load['connections_per_worker_end']}",
         ),
         ("load average at start, end", f"{load['load'][:3]} -> {load['load'][3:]}"),
+        (
+            "layout",
+            f"plies to {layout['plies_to']}; sockets on {args.workers} {layout['asgi_worker_class']} "
+            f"workers, permessage-deflate negotiated by {load['deflate_negotiated']} of "
+            f"{load['connected']}; settings overrides: {'yes' if layout['settings_overrides'] else 'none'}",
+        ),
         ("targets p95 <= 1 s, max <= 3 s, 0 lost", "met" if met else "MISSED"),
     ]
     width = max(len(r[0]) for r in rows)
@@ -1112,8 +1171,11 @@ def main() -> None:
     for problem in records["problems"]:
         print(f"  record: {problem}")
     if load.get("samples"):
-        print("where the workers' threads spent the recording run (stack samples every 5 ms):")
+        print("where the ASGI workers' threads spent the recording run (stack samples every 5 ms):")
         print("\n".join(load["samples"]))
+    if load.get("web_samples"):
+        print("where the WSGI workers' threads spent the recording run:")
+        print("\n".join(load["web_samples"]))
     if load["connect_errors"]:
         print(f"  socket errors: {load['connect_errors']}")
     if log:
@@ -1127,10 +1189,12 @@ def main() -> None:
         "workers": args.workers,
         "variant": {
             "layer_socket_timeout": args.layer_socket_timeout,
-            "deflate": not args.no_deflate,
-            "skip_close_old_connections": args.skip_close_old_connections,
+            "deflate_server": args.deflate,
+            "deflate_offered": not args.no_deflate,
+            "deflate_negotiated": load["deflate_negotiated"],
             "sample": args.sample,
         },
+        "layout": layout,
         "plies_saved": saved,
         "save_ms": {
             "p50": round(percentile(save_s, 50) * 1000, 1),
@@ -1164,6 +1228,11 @@ def main() -> None:
         "sockets_per_worker": load["connections_per_worker"],
         "web_workers": args.web_workers,
         "web_cpu_s": load["web_cpu_s"],
+        "asgi_cpu_s": load["asgi_cpu_s"],
+        "cpu_ms_per_ply": {
+            "web": round(load["web_cpu_s"] / max(1, saved) * 1000, 1),
+            "asgi": round(load["asgi_cpu_s"] / max(1, saved) * 1000, 1),
+        },
         "pg_backends_at_end": load["pg_backends"],
         "pg_sessions_in_run": load["pg_sessions"],
         "load": load["load"],

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
-from typing import Any
+from typing import Any, TypeVar
 
 import django_filters
 from django.core.cache import cache
@@ -386,16 +387,14 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
     def paste(self, request: Request, slug: str) -> Response:
         data = s.PasteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            entries = entry_services.entries_paste(
+        entries = pasted(
+            "players",
+            lambda: entry_services.entries_paste(
                 tournament=self.tournament(),
                 text=data.validated_data["players"],
                 by=Actor.director(request.user),
-            )
-        except (OverflowError, DataError):
-            raise ServiceError(
-                "a rating is out of range or a name too long", field="players"
-            ) from None
+            ),
+        )
         return Response(
             s.EntrySerializer(
                 self.get_queryset().filter(pk__in=[e.pk for e in entries]), many=True
@@ -540,18 +539,16 @@ class TeamViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnlyM
         """Enter a pasted list of teams, all or nothing: every bad line is named."""
         data = s.TeamsPasteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            teams = team_services.teams_paste(
+        teams = pasted(
+            "teams",
+            lambda: team_services.teams_paste(
                 tournament=self.tournament(),
                 text=data.validated_data["teams"],
                 by=Actor.director(request.user),
-            )
-        except (OverflowError, DataError):
-            raise ServiceError(
-                "a rating is out of range or a name too long", field="teams"
-            ) from None
-        pasted = self.get_queryset().filter(pk__in=[t.pk for t in teams])
-        return Response(s.TeamSerializer(pasted, many=True).data, status=status.HTTP_201_CREATED)
+            ),
+        )
+        rows = self.get_queryset().filter(pk__in=[t.pk for t in teams])
+        return Response(s.TeamSerializer(rows, many=True).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.TeamFormSerializer, responses={201: s.TeamSerializer})
     @action(
@@ -972,6 +969,18 @@ def standings_response(tournament: Tournament, seen: str | None) -> HttpResponse
             cache.set(key, body, timeout=3600)
         response = HttpResponse(body, content_type="application/json")
     return standings_headers(response, token, tournament.updated_at)
+
+
+T = TypeVar("T")
+
+
+def pasted(field: str, paste: Callable[[], T]) -> T:
+    """A pasted list through its service: a number or name too big for the database is
+    the list's fault, named as its field (a 400), never a 500."""
+    try:
+        return paste()
+    except (OverflowError, DataError):
+        raise ServiceError("a rating is out of range or a name too long", field=field) from None
 
 
 def record_ply(game: Game, request: Request, by: Actor) -> Game:
