@@ -95,13 +95,19 @@ def test_a_director_records_a_whole_game_by_tapping_and_saves_it(
             browser.save_screenshot(str(artefacts / "board-record-midgame.png"))
     assert "Game over" in browser.find_element(By.ID, "pg-status").text
 
-    # Undo takes the last ply back and tapping it again restores it.
+    # Every ply was saved as it was made (live): the last one saved the result.
+    wait(lambda b: "Saved (finished" in b.find_element(By.ID, "pg-saved").text)
+    assert not browser.find_element(By.ID, "pg-save").is_displayed()
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    # Undo takes the last ply back (the game is in progress again) and tapping it again
+    # restores it.
     browser.find_element(By.ID, "pg-undo").click()
     wait(lambda b: plies_shown(b) == len(SHORT_GAME) - 1)
+    game.refresh_from_db()
+    assert game.status == Game.Status.IN_PROGRESS and game.moves == SHORT_GAME[:-1]
     tap_move(browser, wait, SHORT_GAME[-1])
-
-    browser.find_element(By.ID, "pg-save").click()
-    wait(lambda b: "Saved" in b.find_element(By.ID, "pg-saved").text)
+    wait(lambda b: "Saved (finished" in b.find_element(By.ID, "pg-saved").text)
     game.refresh_from_db()
     assert game.moves == SHORT_GAME
     assert game.status == Game.Status.FINISHED

@@ -238,3 +238,23 @@ def test_the_results_screen_shows_a_live_game_with_whose_move_it_is_and_nothing_
     assert f"{to_move.entry.player.name} to move" in row
     # A record in progress is no report: no "Accept …'s result" before the game ends.
     assert "accept-form" not in row
+
+
+def test_the_ply_that_ended_the_game_is_taken_back_by_its_seat_until_an_opponent_confirms():
+    game, seats = three_player_game()
+    for n, move in enumerate(RECORD, start=1):
+        send(game, mover(game, seats, n), n, move)
+    last = mover(game, seats, len(RECORD))
+    undo = ResultEntry(ply=PlyEntry(len(RECORD), undo=True))
+    game_result_record(game=game, entry=undo, by=last)
+    game.refresh_from_db()
+    assert game.status == Game.Status.IN_PROGRESS and game.moves == RECORD[:-1]
+    send(game, last, len(RECORD), RECORD[-1])  # and again: the report waits once more
+    other = next(a for a in seats.values() if a.seat.position != last.seat.position)
+    game_confirm(game=game, by=other)
+    with pytest.raises(ConflictError, match="is over"):
+        game_result_record(game=game, entry=undo, by=last)
+    # The organiser still can: her change of a result is final, and audited.
+    game_result_record(game=game, entry=undo, by=COMMAND)
+    game.refresh_from_db()
+    assert game.status == Game.Status.IN_PROGRESS and game.moves == RECORD[:-1]

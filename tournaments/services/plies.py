@@ -10,7 +10,7 @@ Beside it a `Ply` row says who sent the ply and when, and holds the sender's key
 - a *different* move for a ply number already recorded is refused, never merged: "seat
   2 recorded W-W1B at ply 7", and the table is flagged for the organiser;
 - only the last ply can be undone, by the seat that sent it (or a director), until the
-  next ply;
+  next ply (the ply that ended the game: until an opponent confirmed its result);
 - the egg timer (section 3: "A player who does not move in time loses turn"; the sand
   timer's reading in tournaments/egg_timer.py): once the seat to move's time is over,
   any device at the table records the engine's `pass` for her.
@@ -46,7 +46,7 @@ def _who(position: int | None) -> str:
     return _("seat %(seat)s") % {"seat": position} if position else _("another device")
 
 
-def _locked(game: Game, by: Actor) -> Game:
+def _locked(game: Game, by: Actor, *, undo: bool = False) -> Game:
     locked = (
         Game.objects.select_for_update().select_related("table__round__tournament").get(pk=game.pk)
     )
@@ -57,7 +57,10 @@ def _locked(game: Game, by: Actor) -> Game:
         raise ServiceError(
             _("games are recorded live while their round is published"), field="round"
         )
-    if locked.status not in Game.WITHOUT_RESULT:
+    # The ply that ended the game can be taken back while its result waits for an
+    # opponent's confirmation (by its seat) or is a director's (by a director).
+    ended = undo and locked.status == Game.Status.FINISHED and not (by.is_player and locked.counts)
+    if locked.status not in Game.WITHOUT_RESULT and not ended:
         raise ConflictError(
             _("game %(number)s is over (it has a result); ask the organiser to change it")
             % {"number": locked.number},
@@ -67,7 +70,9 @@ def _locked(game: Game, by: Actor) -> Game:
 
 
 def _record(game: Game) -> list[str]:
-    return list(game.moves) if game.status == Game.Status.IN_PROGRESS else []
+    """The record plies build on: a game in progress's (or, for an undo, the finished
+    game's); a game not begun has none."""
+    return [] if game.status == Game.Status.PENDING else list(game.moves)
 
 
 def _plies(game: Game, record: list[str]) -> dict[int, Ply]:
@@ -171,7 +176,7 @@ def game_ply_undo(*, game: Game, number: int, by: Actor) -> Game:
     before anyone sent the next one."""
     check_actor_at_table(by=by, game=game)
     with transaction.atomic():
-        locked = _locked(game, by)
+        locked = _locked(game, by, undo=True)
         record = _record(locked)
         if not record or number != len(record):
             raise ConflictError(

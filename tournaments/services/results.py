@@ -361,8 +361,15 @@ def _report(game: Game, submissions: list[ResultSubmission], by: Actor, result: 
             field="game",
         )
     own = next((s for s in submissions if s.by_seat_id == seat.pk), None)
-    # The seat's own record in progress is saved over: its draft, not yet a report.
-    draft = own if own is not None and own.state == State.REPORTED and _draft(own) else None
+    # The seat's own record in progress is saved over: its draft, not yet a report. So
+    # is her waiting report by a record in progress: she took back the ply that ended
+    # the game (services/plies.py) before an opponent confirmed it.
+    taken_back = result.status == IN_PROGRESS
+    draft = (
+        own
+        if own is not None and own.state == State.REPORTED and (_draft(own) or taken_back)
+        else None
+    )
     if own is not None and draft is None:
         raise ConflictError(
             _(

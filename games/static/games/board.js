@@ -620,7 +620,8 @@ function startRecord() {
   }
 
   if (data.live) {
-    document.getElementById("pg-save-form").hidden = true;
+    // Every ply is saved as it is made: no save button (its status line stays).
+    document.getElementById("pg-save").hidden = true;
     follow({
       path: data.urls.socket,
       onGame: (state) => {

@@ -15,21 +15,25 @@ document.addEventListener("keydown", (event) => {
     next.focus();
     next.select();
   } else {
-    // After the last game: on to the round's way on once the save's answer is in.
-    wayOn = true;
     input.blur();
+    wayOn();
   }
 });
 
 // The way on after the last game (tournaments/_round_progress.html): closing the round
-// when every game is in, else the progress line, so that focus never falls to the page.
-let wayOn = false;
-document.addEventListener("htmx:afterSettle", () => {
-  if (!wayOn || document.querySelector(".htmx-request")) return;
-  wayOn = false;
-  const target = document.querySelector("#round-progress .way-on button") ?? document.querySelector("#round-progress [tabindex]");
-  target?.focus();
-});
+// once the last save's answer says every game is in, else the progress line, so that
+// focus never falls to the page. The answer comes when it comes: look for 5 seconds.
+function wayOn() {
+  const started = Date.now();
+  const look = setInterval(() => {
+    const button = document.querySelector("#round-progress .way-on button");
+    const saving = document.querySelector("tr.result-row[data-busy]");
+    if (button || (!saving && Date.now() - started > 5000)) {
+      clearInterval(look);
+      (button ?? document.querySelector("#round-progress [tabindex]"))?.focus();
+    }
+  }, 100);
+}
 
 // htmx asks before each request: it waits for the one before. A row being saved takes no
 // second request; its answer keeps what was typed meanwhile, which is saved next.
