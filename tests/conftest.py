@@ -316,11 +316,15 @@ class AsgiServer:
 
     def __init__(self) -> None:
         import uvicorn
+        from channels.layers import channel_layers
         from channels.routing import ProtocolTypeRouter
         from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
         from config.asgi import django_application, websocket_application
 
+        # A channel layer belongs to one event loop: each server (a loop of its own) gets
+        # fresh layers, or the last test's loop still holds the layer's receive.
+        channel_layers.backends.clear()
         app = ProtocolTypeRouter(
             {
                 "http": ASGIStaticFilesHandler(django_application),
@@ -349,8 +353,11 @@ class AsgiServer:
         pytest.fail("the ASGI server did not start within 10 s")
 
     def stop(self) -> None:
+        from channels.layers import channel_layers
+
         self.server.should_exit = True
         self.thread.join(timeout=15)
+        channel_layers.backends.clear()
 
 
 @pytest.fixture
