@@ -17,7 +17,6 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, TournamentFactory, UserFactory, tournament_with_players
@@ -36,8 +35,10 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.actor import Actor
-from tournaments.services.entries import entries_check_in_all, entry_add, entry_skip
+from tournaments.services.entries import entries_check_in_all, entry_add, entry_skip, entry_update
+from tournaments.services.errors import ConflictError
 from tournaments.services.evenings import evening_close
+from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_record
 from tournaments.services.results import game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.services.tournaments import forbidden_pair_add
@@ -380,7 +381,7 @@ def test_requested_byes_and_skips_announced_and_taken_back(world):
 def test_seeding_by_rating_and_checking_in_everyone(world):
     api = client(world["director"])
     for seed, rating in [(1, 1200), (2, None), (3, 1900), (4, 1500), (5, None)]:
-        Entry.objects.filter(pk=entry(world, seed).pk).update(rating=rating)
+        entry_update(entry=entry(world, seed), rating=rating, by=Actor.command())
     names = {e.seed: e.player.name for e in world["tournament"].entries.select_related("player")}
     response = api.post(f"{BASE}/entries/reseed/")
     assert response.status_code == 200
@@ -595,7 +596,16 @@ def test_clearing_a_flagged_tables_flag(world):
     round_ = world["tournament"].rounds.get(number=1)
     round_publish(round=round_, by=Actor.command())
     game = Game.objects.filter(table__round=round_).order_by("pk").first()
-    PlyConflict.objects.create(game=game, number=1, move="x", recorded="y", at=timezone.now())
+    # Flagged the way a table is: one device recorded ply 1, another sent a different one.
+    first, second = Seat.objects.filter(table=game.table).order_by("position")[:2]
+    game_result_record(
+        game=game, entry=ResultEntry(ply=PlyEntry(1, "pass", key="a")), by=Actor.player(first)
+    )
+    with pytest.raises(ConflictError):
+        game_result_record(
+            game=game, entry=ResultEntry(ply=PlyEntry(1, "W-W1B", key="b")), by=Actor.player(second)
+        )
+    game.refresh_from_db()
     url = f"/api/v1/games/{game.pk}/flag/"
     before = fingerprint()
     refused = client(world["other"]).delete(url)
