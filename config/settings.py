@@ -62,11 +62,19 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files, answered here already compressed (gzip and Brotli, made at collectstatic).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Compresses every other answer (pages, JSON) for a client that accepts gzip: outside
+    # all that writes a body, so the standings polls' early answers too. BREACH: kept on,
+    # as Django masks the CSRF token anew in each answer and pads each compressed body with
+    # 0-99 random bytes, and no page that shows a secret (a report link) echoes text a
+    # request chooses (docs/operations.md, "Compression"). It weakens an ETag (W/"…"): the
+    # pollers' If-None-Match is compared weakly (tournaments/live.py, `etag_matches`).
+    "django.middleware.gzip.GZipMiddleware",
     # PostgreSQL unreachable in a view: 503 with Retry-After, JSON under /api/.
     "config.unavailable.DatabaseUnavailableMiddleware",
     # Answers unchanged standings polls before sessions, auth and the API framework.
     "tournaments.api.middleware.StandingsPollMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After the session, before CommonMiddleware: picks the language from the cookie set
     # by the language switcher (`set_language`), else from Accept-Language.

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.utils.http import quote_etag
+from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import get_language
 
 from tournaments.models import Game, Round, Tournament
@@ -31,6 +31,15 @@ def live_etag(request: HttpRequest, *parts: Any) -> str:
     (directors see more than the public)."""
     key = [request.user.pk, get_language(), *parts]
     return quote_etag(hashlib.sha1(repr(key).encode()).hexdigest()[:24])
+
+
+def etag_matches(if_none_match: str | None, etag: str) -> bool:
+    """If-None-Match's weak comparison (RFC 9110, 13.1.2): GZipMiddleware sends a
+    compressed answer's ETag weakened (W/"…"), and a poller sends back what it got."""
+    if not if_none_match:
+        return False
+    plain = etag.removeprefix("W/")
+    return any(tag in ("*", plain) or tag == f"W/{plain}" for tag in parse_etags(if_none_match))
 
 
 def round_state(round_: Round) -> list[Any]:
@@ -52,7 +61,7 @@ def live_page(
     """Render the page (which embeds `etag` for the poller), or 304 for a poll that has
     it already."""
     polling = bool(request.htmx) and request.htmx.trigger == POLLER
-    if polling and request.headers.get("If-None-Match") == etag:
+    if polling and etag_matches(request.headers.get("If-None-Match"), etag):
         response: HttpResponse = HttpResponseNotModified()
     else:
         response = render(etag)

@@ -8,7 +8,7 @@ import math
 import pytest
 from django.urls import reverse
 
-from games.pentagame import parse_stop
+from games.pentagame.playout import random_game
 from games.pictures.pentagame import BOARD_R, CORNER_R, CROSSING_R, board_geometry, position_payload
 from tests.factories import UserFactory, tournament_with_players
 from tournaments.models import Game, Round
@@ -16,6 +16,8 @@ from tournaments.services.results import Actor, game_record_moves
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
 OPENING = ["Wxr:G2W", "Bxg:B1R"]
+# A complete two-player game of 160 plies.
+LONG_GAME = random_game(2, seed=3, max_plies=3000)
 # Results entered as a director's own script would: final at once.
 DIRECTOR = Actor.command()
 
@@ -235,11 +237,55 @@ def test_the_replay_page_is_public_and_links_to_a_position(client, game):
     page = client.get(url + "?ply=1")
     assert page.status_code == 200
     data = page.context["data"]
-    assert data["mode"] == "replay" and data["ply"] == 1 and data["moves"] == OPENING
-    assert len(data["frames"]) == 3 and data["frames"][1]["last"] == [0, 7]
-    assert data["frames"][1]["black"][2] == parse_stop("G2W")  # where the taken block went
+    assert data["mode"] == "replay" and data["ply"] == 1 and data["record"]["moves"] == OPENING
     assert client.get(url + "?ply=99").context["data"]["ply"] == 2
     assert client.get(url + "?ply=x").context["data"]["ply"] == 2
+
+
+def _page_data(html: str) -> dict:
+    return json.loads(html.split('id="pg-data" type="application/json">')[1].split("</script>")[0])
+
+
+def _keys(value) -> set[str]:
+    """Every key of a JSON value, at any depth."""
+    if isinstance(value, dict):
+        return set(value).union(*(_keys(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_keys(v) for v in value))
+    return set()
+
+
+@pytest.mark.django_db
+def test_the_replay_page_grows_by_the_move_texts_only_not_by_a_position_per_ply(client, game):
+    """The replay sends the record and the browser finds the positions: a page of 160
+    plies is the page of an empty game plus each move's text, twice (the page's JSON and
+    the record for readers without JavaScript), where it was a board position per ply
+    (about 700 bytes each) before."""
+    assert len(LONG_GAME) >= 100
+    empty = Game.objects.filter(table=game.table).exclude(pk=game.pk).first()
+    assert empty is not None and empty.moves == []
+    game_record_moves(by=DIRECTOR, game=game, moves=LONG_GAME)
+    html = client.get(reverse("games:replay", args=[game.pk])).content.decode()
+    data = _page_data(html)
+    assert data["record"]["moves"] == LONG_GAME and data["ply"] == len(LONG_GAME)
+    assert not {"frames", "pieces", "black", "grey"} & _keys(data)
+    baseline = len(client.get(reverse("games:replay", args=[empty.pk])).content)
+    # Per move: its text in a JSON list ("m", ) and in the record's text (m, ), and the
+    # headings and flags that differ between a finished and a pending game.
+    bound = sum(2 * len(move) + 8 for move in LONG_GAME) + 200
+    assert len(html.encode()) - baseline <= bound
+
+
+@pytest.mark.django_db
+def test_the_state_leaves_out_the_position_and_its_legal_moves_when_asked(client, game):
+    """The replay page follows a live game with `?legal=0`: the moves, without the work
+    of finding the legal moves."""
+    game_record_moves(by=DIRECTOR, game=game, moves=OPENING)
+    url = reverse("games:state", args=[game.pk])
+    full = client.get(url).json()
+    light = client.get(url + "?legal=0").json()
+    assert full["position"]["legal"] and "position" not in light
+    assert light["moves"] == full["moves"] == OPENING and light["version"] == full["version"]
 
 
 @pytest.mark.django_db

@@ -22,6 +22,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils import timezone
 from django.utils.http import http_date
 
+from tournaments.live import etag_matches
 from tournaments.models import Tournament
 from tournaments.selectors.standings import standings_etag, standings_key, version_token
 
@@ -65,7 +66,7 @@ class StandingsPollMiddleware:
         pk, version, created_at, updated_at = found[0], found[1], _aware(found[2]), _aware(found[3])
         token = version_token(pk, created_at, version)
         response: HttpResponse
-        if seen == standings_etag(token):
+        if etag_matches(seen, standings_etag(token)):
             response = HttpResponseNotModified()
         else:
             body = cache.get(standings_key(token, "json"))

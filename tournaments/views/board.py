@@ -1,8 +1,11 @@
 """The Pentagame board page: record a game by tapping it, or replay a recorded one.
 
 The page draws the board from `board_geometry()` and asks `position` for the position
-and the legal moves after each ply, so every rule stays in the engine. Saving goes
-through the results service like every other way of entering a result.
+and the legal moves after each ply, so every rule stays in the engine. The replay gets
+the record only and finds each position with the browser's port of the engine
+(games/static/games/pentagame.js, checked against this one ply by ply): a position per
+ply made a long game's page many times larger. Saving goes through the results service
+like every other way of entering a result.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import pentagame
-from games.pictures.pentagame import SHAPES, board_geometry, position_payload, replay_frames
+from games.pictures.pentagame import SHAPES, board_geometry, position_payload
 from tournaments import jsonbody
 from tournaments.egg_timer import deadline
 from tournaments.json_errors import error_response, service_error_response
@@ -185,12 +188,13 @@ def _page(request: HttpRequest, game: Game, mode: str, **extra: Any) -> HttpResp
         **extra,
     }
     if mode == "replay":
-        data["frames"] = replay_frames(record)
-        data["moves"] = record["moves"][: len(data["frames"]) - 1]
+        # The record only, no position per ply: board.js replays it with the browser's
+        # engine, up to the first ply that engine refuses (if one is), and clamps `ply`.
+        plies = len(record["moves"])
         try:
-            data["ply"] = max(0, min(int(request.GET.get("ply", "")), len(data["moves"])))
+            data["ply"] = max(0, min(int(request.GET.get("ply", "")), plies))
         except ValueError:
-            data["ply"] = len(data["moves"])
+            data["ply"] = plies
     else:
         data["position"] = position_payload(record)
     table = game.table
@@ -313,7 +317,7 @@ def _save(request: HttpRequest, game: Game, *, by: Actor) -> JsonResponse:
     return JsonResponse(game_state(saved, legal=ply is not None))
 
 
-def game_state(game: Game, *, legal: bool = True, frames: bool = False) -> dict[str, Any]:
+def game_state(game: Game, *, legal: bool = True) -> dict[str, Any]:
     """A game's record as the board pages use it: version, status, moves, who sent the
     last ply, and (``legal``) the position with the legal moves to go on from."""
     players = players_in_moving_order(game)
@@ -338,19 +342,18 @@ def game_state(game: Game, *, legal: bool = True, frames: bool = False) -> dict[
     }
     if legal:
         state["position"] = position_payload(record)
-    if frames:
-        state["frames"] = replay_frames(record)
     return state
 
 
 @require_GET
 def state_view(request: HttpRequest, pk: int) -> JsonResponse:
     """A game's record now, for a board page that missed a change (a reconnect, another
-    device's ply): `?frames=1` adds every position, as the replay page steps through."""
+    device's ply): `?legal=0` leaves out the position and its legal moves (the replay
+    page finds its positions itself; the legal moves are most of the work here)."""
     game = game_or_404(pk)
     tournament = game.table.round.tournament
     if not can_view(request.user, tournament) or game.table.round.status == Round.Status.PAIRED:
         raise Http404("no such game")
-    response = JsonResponse(game_state(game, frames=request.GET.get("frames") == "1"))
+    response = JsonResponse(game_state(game, legal=request.GET.get("legal") != "0"))
     response["Cache-Control"] = "no-cache"
     return response

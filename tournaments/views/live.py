@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET
 
 from tournaments.models import Game
 
+from ..live import etag_matches
 from ..models import Round, Tournament
 from ..selectors.live import round_live_states
 from ..selectors.rounds import TableRow, round_tables
@@ -214,7 +215,7 @@ def projector_data(request: HttpRequest, slug: str) -> HttpResponse:
     round_ = projector_round(tournament, request.GET.get("round"))
     etag = quote_etag(projector_etag(tournament, round_))
     response: HttpResponse
-    if request.headers.get("If-None-Match") == etag:
+    if etag_matches(request.headers.get("If-None-Match"), etag):
         response = HttpResponseNotModified()
     else:
         response = JsonResponse(projector_payload(tournament, round_))

@@ -1,10 +1,14 @@
 // The Pentagame board page. The server sends the geometry, the record and, after every
 // ply, the position with the legal moves (see tournaments/views/board.py); this module only draws
-// them and turns taps and keys into one of those legal moves. No rule lives here.
+// them and turns taps and keys into one of those legal moves. No rule lives here. The
+// replay gets the record alone and finds each position with the browser's port of the
+// engine (pentagame.js): a position per ply sent by the server made a long game's page
+// hundreds of kilobytes.
 // A game not over yet is recorded live: each ply is saved as it is made (with a key, so a
 // retry is stored once), and the page follows what other devices record (live_socket.js).
-import { drawThings, el, shape } from "./draw.js";
+import { drawThings, el, focusRing, shape } from "./draw.js";
 import { follow } from "./live_socket.js";
+import { replayFrames } from "./pentagame.js";
 
 const data = JSON.parse(document.getElementById("pg-data").textContent);
 // Every text the script writes, in the page's language (views_board.board_text).
@@ -169,10 +173,13 @@ function installKeyboard(onActivate) {
       event.preventDefault();
     }
   });
-  svg.addEventListener("focusin", (event) => {
+  // On the figure, not the SVG: Chromium puts an SVG element with a focus listener in
+  // the tab order.
+  svg.parentElement.addEventListener("focusin", (event) => {
     const id = Number(event.target.dataset?.stop);
     if (!Number.isNaN(id)) setRoving(id);
   });
+  focusRing(svg, stops);
 }
 
 // A tap near a stop counts for the nearest stop that can be chosen now: the line stops
@@ -205,9 +212,11 @@ function installPointer(onActivate, activeStops) {
 // --- replay mode -----------------------------------------------------------------------
 
 function startReplay() {
-  let frames = data.frames;
-  let moves = data.moves;
-  let ply = data.ply;
+  // The position before the first ply and after each legal one; the moves up to the first
+  // the engine refuses (the record is then shown up to the ply before it).
+  let frames = replayFrames(data.record);
+  let moves = data.record.moves.slice(0, frames.length - 1);
+  let ply = Math.min(data.ply, moves.length);
   const link = document.getElementById("pg-link");
   const plyLabel = document.getElementById("pg-ply");
   const url = (n) => `${data.urls.replay}?ply=${n}`;
@@ -252,13 +261,13 @@ function startReplay() {
     let version = data.version;
     const refresh = async () => {
       try {
-        const response = await fetch(`${data.urls.state}?frames=1`, { headers: { Accept: "application/json" } });
+        const response = await fetch(`${data.urls.state}?legal=0`, { headers: { Accept: "application/json" } });
         if (!response.ok) return;
         const state = await response.json();
         if (state.version === version) return;
         const atEnd = ply === moves.length;
         version = state.version;
-        frames = state.frames;
+        frames = replayFrames({ ...data.record, moves: state.moves });
         moves = state.moves.slice(0, frames.length - 1);
         show(atEnd ? moves.length : ply, atEnd);
       } catch {
@@ -273,11 +282,9 @@ function startReplay() {
       onCatchUp: refresh,
     });
   }
-  if (data.ply !== moves.length || frames.length - 1 < data.record.moves.length) {
+  if (frames.length - 1 < data.record.moves.length) {
     // The stored record is longer than what could be replayed: say so.
-    if (frames.length - 1 < data.record.moves.length) {
-      showError(fill(words.record_stops, { ply: frames.length, move: data.record.moves[frames.length - 1] }));
-    }
+    showError(fill(words.record_stops, { ply: frames.length, move: data.record.moves[frames.length - 1] }));
   }
   show(ply, false);
 }

@@ -1,7 +1,8 @@
 // Pentagame's rules in the browser: a port of the Python engine (games/pentagame/), so
 // that the recording board can find the position and the legal moves after a ply
-// without asking the server. The Python engine stays the authority (every saved record
-// is replayed there); tests/games/pentagame/test_js_engine_agrees.py checks at every ply
+// without asking the server, and the replay (board.js) every position from the moves
+// alone. The Python engine stays the authority (every saved record is replayed there);
+// tests/games/pentagame/test_js_engine_agrees.py checks at every ply
 // of recorded and random games that both engines agree: positions, legal moves, results
 // and the reasons given for illegal plies. docs/rules.md lists the rules and the
 // readings chosen; the comments below cite the book's sections as the Python code does.
