@@ -12,7 +12,7 @@ function frame(svg, geometry) {
   }
   for (const s of geometry.stops) {
     const colour = s.colour ? ` pg-c-${s.colour}` : "";
-    el("circle", { class: `pg-stop pg-${s.kind}${colour}`, cx: s.x, cy: s.y, r: s.r }, svg);
+    el("circle", { class: `pg-stop pg-${s.kind}${colour}`, "data-stop": s.id, cx: s.x, cy: s.y, r: s.r }, svg);
   }
   return el("g", { class: "pg-things" }, svg);
 }
@@ -30,12 +30,10 @@ export function drawMini(figure, geometry, state, shapes) {
     figure.prepend(svg);
   }
   const things = svg.querySelector(".pg-things");
-  if (!state.board) {
-    things.replaceChildren();
-    return;
-  }
+  // No position yet: an empty board, its coloured stops with their letters.
+  const board = state.board ?? { pieces: [], black: [], grey: [] };
   // The board's seats are the engine's (moving order); shapes belong to seat positions.
-  drawThings(things, geometry.stops, state.board, (seat) => shapes[state.order[seat - 1] - 1]);
+  drawThings(things, geometry.stops, board, (seat) => shapes[state.order[seat - 1] - 1]);
 }
 
 /**
