@@ -1,6 +1,8 @@
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponseRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
@@ -11,9 +13,18 @@ from tournaments.views import results as tournament_results
 
 admin.site.login_form = AdminLoginForm
 
+
+def favicon(request: HttpRequest) -> HttpResponseRedirect:
+    """Browsers ask for /favicon.ico on pages that name no icon (the admin's, the API
+    docs', a JSON answer): the site's icon. Not permanent: its static name carries a
+    hash that changes with the file."""
+    return HttpResponseRedirect(static("agon/favicon.svg"))
+
+
 urlpatterns = [
     path("", tournament_views.home, name="home"),
     path("healthz", tournament_views.healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path(
         "accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"
     ),

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
 from tournaments.models import Game, ResultSubmission, Round
+from tournaments.services.errors import ServiceError
 from tournaments.services.result_path import pieces_out
 from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
@@ -123,6 +124,23 @@ def test_pieces_out_are_read_spaced_run_together_or_marked_unfinished(text, out,
     assert pieces_out(text, 2, 3) == (out, finished)
 
 
+@pytest.mark.parametrize(
+    ("text", "seats", "message"),
+    [
+        ("3", 2, "one number per seat: seat 2 is missing"),
+        ("3", 3, "one number per seat: seats 2–3 are missing"),
+        ("3 1 0", 2, "one number per seat: 1 number too many for 2 seats"),
+        ("3 1 0 2", 2, "one number per seat: 2 numbers too many for 2 seats"),
+    ],
+)
+def test_a_count_of_numbers_off_says_which_seats_miss_one_or_how_many_too_many(
+    text, seats, message
+):
+    with pytest.raises(ServiceError) as refused:
+        pieces_out(text, seats, 3)
+    assert refused.value.message == message
+
+
 def test_a_refused_result_is_a_400_with_the_services_message_for_that_input(client, screen):
     game = games(screen)[0]
     before = versions(screen)
@@ -139,7 +157,7 @@ def test_a_refused_result_is_a_400_with_the_services_message_for_that_input(clie
     assert "only numbers" in row_error(unreadable.content.decode())
     too_few = save(client, game, "3")
     assert too_few.status_code == 400
-    assert "1 numbers for 2 seats" in row_error(too_few.content.decode())
+    assert row_error(too_few.content.decode()) == "one number per seat: seat 2 is missing"
     assert versions(screen) == before
 
 

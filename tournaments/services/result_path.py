@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.models import Game
 
@@ -87,9 +88,27 @@ def pieces_out(text: str, seats: int, target: int) -> tuple[list[int | None], bo
             % {"text": text.strip()[:40]},
             field="out",
         )
-    if len(parts) != seats:
+    if len(parts) < seats:
+        # Numbers go in seat order: the seats left without one are the last ones.
+        missing = seats - len(parts)
         raise ServiceError(
-            _("%(given)s numbers for %(seats)s seats") % {"given": len(parts), "seats": seats},
+            ngettext(
+                "one number per seat: seat %(first)s is missing",
+                "one number per seat: seats %(first)s–%(last)s are missing",
+                missing,
+            )
+            % {"first": len(parts) + 1, "last": seats},
+            field="out",
+        )
+    if len(parts) > seats:
+        extra = len(parts) - seats
+        raise ServiceError(
+            ngettext(
+                "one number per seat: %(count)s number too many for %(seats)s seats",
+                "one number per seat: %(count)s numbers too many for %(seats)s seats",
+                extra,
+            )
+            % {"count": extra, "seats": seats},
             field="out",
         )
     return [int(p) for p in parts], finished

@@ -22,15 +22,18 @@ document.addEventListener("keydown", (event) => {
 
 // The way on after the last game (tournaments/_round_progress.html): closing the round
 // once the last save's answer says every game is in, else the progress line, so that
-// focus never falls to the page. The answer comes when it comes: look for 5 seconds.
+// focus never falls to the page. The progress line holds it at once; the saves' answers
+// (the progress comes swapped in beside the row) decide, or 10 seconds without one.
 function wayOn() {
+  const progress = () => document.querySelector("#round-progress [tabindex]");
+  progress()?.focus();
   const started = Date.now();
   const look = setInterval(() => {
     const button = document.querySelector("#round-progress .way-on button");
     const saving = document.querySelector("tr.result-row[data-busy]");
-    if (button || (!saving && Date.now() - started > 5000)) {
+    if (button || !saving || Date.now() - started > 10000) {
       clearInterval(look);
-      (button ?? document.querySelector("#round-progress [tabindex]"))?.focus();
+      (button ?? progress())?.focus();
     }
   }, 100);
 }
