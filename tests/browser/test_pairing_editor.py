@@ -74,7 +74,9 @@ def test_moving_a_player_to_the_bye_with_a_warning_overridden(
     # The live check answers by refilling the list of the saved pairing's warnings: its
     # items replaced prove the answer came (the change itself creates nothing to show).
     saved_warning = browser.find_element(By.CSS_SELECTOR, "#editor-warnings [data-current] li")
-    Select(choice).select_by_value("1")
+    # Table 2 (P03 and P04): the book's 3-player table again (table 1 would put the
+    # leader at one, against the book's rule).
+    Select(choice).select_by_value("2")
     wait(expected_conditions.staleness_of(saved_warning))
     assert "This change creates:" not in browser.find_element(By.ID, "editor-warnings").text
     new_page(lambda: save_button(browser).click())
@@ -146,3 +148,70 @@ def test_in_a_big_round_a_typed_place_is_checked_live_on_tab_and_saved(
     new_page(lambda: save_button(browser).click())
     assert "The pairing of round 1 is changed." in page_text(browser)
     assert Seat.objects.get(round=round_, entry=mover).table.is_bye
+
+
+def test_moving_a_player_away_warns_of_the_partner_left_alone_and_the_book_and_marks_rows(
+    browser, wait, login, live_server, artefacts
+):
+    """Round 2 of seven players (P01, P03, P05 on 36 points, P06, P07 on 9, P02, P04 on
+    0; tables P05-P01, P06-P03, P07-P02-P04). P01 moved to P06 and P03's table: at once,
+    without a reload, the editor says P05 is left alone with the bye, that the new
+    3-player table is not the book's rule and why, and marks the four players' rows
+    "changed" (a word, not a colour alone); P01's move taken back, the marks go."""
+    from tournaments.models import Game
+    from tournaments.services.results import game_record_out
+    from tournaments.services.rounds import round_close, round_publish
+
+    cup = tournament_with_players(7, slug="cup", name="Cup", published=True, rounds_planned=3)
+    first = round_pair_next(tournament=cup, by=Actor.command())
+    round_publish(round=first, by=Actor.command())
+    for game in Game.objects.filter(table__round=first).select_related("table"):
+        n = game.table.seats.count()
+        game_record_out(by=Actor.command(), game=game, out=[3] + [0] * (n - 1))
+    round_close(round=first, by=Actor.command())
+    round_pair_next(tournament=cup, by=Actor.command())
+    director = UserFactory()
+    cup.directors.add(director)
+    login(director)
+    browser.set_window_size(1366, 900)
+    browser.get(f"{live_server.url}/t/cup/manage/")
+    ids = dict(cup.entries.values_list("player__name", "pk"))
+    choice = wait(lambda b: b.find_element(By.ID, f"move-{ids['P01']}"))
+
+    def marked() -> set[str]:
+        """The rows marked changed; each mark's word is shown (not hidden, displayed)."""
+        rows = browser.execute_script(
+            "return [...document.querySelectorAll('#editor tr.changed')].map(r => {"
+            " const m = r.querySelector('[data-changed-mark]');"
+            " return [r.querySelector('label').textContent, m.hidden,"
+            " getComputedStyle(m).display, m.textContent]; })"
+        )
+        for _name, hidden, display, text in rows:
+            assert not hidden and display != "none" and "changed" in text, rows
+        return {name for name, *_rest in rows}
+
+    assert marked() == set()
+    browser.execute_script("window.agonNoReload = 'still here';")
+    Select(choice).select_by_value("2")
+    created = wait(
+        lambda b: (
+            b.find_element(By.CSS_SELECTOR, "#editor-warnings [data-created]").text
+            if "left alone" in b.find_element(By.ID, "editor-warnings").text
+            else None
+        )
+    )
+    assert "P05 is left alone at table 1 and would get the bye" in created
+    assert (
+        "not the book's rule (the 3-player table goes to the lowest score group, section 21): "
+        "P01 (36 points) is in a higher group than P07 (9 points)"
+    ) in created
+    wait(lambda b: marked() == {"P01", "P05", "P03", "P06"})
+    assert browser.find_element(By.ID, "override-reason").get_attribute("required") is not None
+    assert browser.execute_script("return window.agonNoReload") == "still here"
+    browser.save_screenshot(str(artefacts / "pairing-editor-feedback.png"))
+
+    # Back to her table: checked too, although the reason is now required and empty
+    # (htmx posted a form only while it was valid); nothing created, no row marked.
+    Select(choice).select_by_value("1")
+    wait(lambda b: marked() == set())
+    assert "left alone" not in browser.find_element(By.ID, "editor-warnings").text

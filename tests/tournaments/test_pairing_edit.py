@@ -83,14 +83,20 @@ def test_moving_a_player_to_a_pair_makes_a_3_player_table_with_its_games():
     t = tournament_with_players(5)
     round_ = round_pair_next(tournament=t, by=BY)
     assert layout(round_) == [(1, False, ["P01", "P02"]), (2, False, ["P03", "P04", "P05"])]
-    round_seat_move(round=round_, entry=entry(t, 5), table=1, by=BY)
+    # The leader at the 3-player table: the book gives it to the lowest ranks (all have
+    # 0 points in round 1), so the move needs a reason.
+    book = "not the book's rule (within its score group the 3-player table goes to the lowest"
+    with pytest.raises(PairingWarningsError, match=r"P04 ranks below P01"):
+        round_seat_move(round=round_, entry=entry(t, 5), table=1, by=BY)
+    round_seat_move(round=round_, entry=entry(t, 5), table=1, override_reason="P01 asked", by=BY)
     assert [sorted(names) for _, _, names in layout(round_)] == [
         ["P01", "P02", "P05"],
         ["P03", "P04"],
     ]
     assert_invariants(round_, set(t.entries.values_list("pk", flat=True)))
     audit = AuditEntry.objects.get(action="move seat")
-    assert audit.after["moves"] == [["P05", "1"]] and audit.after["warnings"] == []
+    assert audit.after["moves"] == [["P05", "1"]]
+    assert [w.startswith(book) for w in audit.after["warnings"]] == [True]
 
 
 def test_a_player_left_alone_gets_the_bye_which_the_policy_warns_about():
@@ -318,14 +324,24 @@ def test_the_api_move_asks_for_a_reason_and_lists_the_warnings(director_api):
     t, api = director_api
     url = "/api/v1/tournaments/cup/rounds/1/move/"
     # P03 leaves the 3-player table for P01's pair: P01, P02, P03 at table 1 and the
-    # remaining pair at table 2; nothing to warn about.
-    ok = api.post(url, {"entry": entry(t, 3).pk, "table": 1}, format="json")
+    # remaining pair at table 2; the book gives the 3-player table to the lowest ranks.
+    move = {"entry": entry(t, 3).pk, "table": 1}
+    refused = api.post(url, move, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["warnings"] == [
+        "not the book's rule (within its score group the 3-player table goes to the lowest "
+        "ranks): P05 ranks below P01"
+    ]
+    ok = api.post(url, {**move, "override_reason": "P03 plays P01"}, format="json")
     assert ok.status_code == 200, ok.content
     # P04 to the bye under "pairs+triple": a warning, refused without a reason.
     refused = api.post(url, {"entry": entry(t, 4).pk, "table": None}, format="json")
     assert refused.status_code == 400
     body = refused.json()
-    assert body["error"]["field"] == "override_reason" and "a bye for P04" in body["warnings"][0]
+    assert body["error"]["field"] == "override_reason"
+    # P05, left at table 2, has the bye with her.
+    assert body["warnings"][0] == "P05 is left alone at table 2 and would get the bye"
+    assert "a bye for P04, P05" in body["warnings"][1]
     done = api.post(
         url, {"entry": entry(t, 4).pk, "table": None, "override_reason": "asked"}, format="json"
     )
@@ -369,7 +385,7 @@ def test_who_stays_at_her_table_keeps_her_report_link_and_the_moved_get_new_ones
     t = tournament_with_players(5)
     round_ = round_pair_next(tournament=t, by=BY)
     links = dict(Seat.objects.filter(round=round_).values_list("entry_id", "report_token"))
-    round_seat_move(round=round_, entry=entry(t, 5), table=1, by=BY)
+    round_seat_move(round=round_, entry=entry(t, 5), table=1, override_reason="asked", by=BY)
     after = dict(Seat.objects.filter(round=round_).values_list("entry_id", "report_token"))
     moved = entry(t, 5).pk
     assert after[moved] != links[moved]

@@ -3,9 +3,11 @@ a pairing by hand"): move a player to another table, to the bye or to a new tabl
 a table from chosen players, split a table.
 
 Every edit is checked on the whole new layout: a table the game cannot be played at is
-refused; a rematch, a forbidden pair, a table size outside the policy or a large score gap
-that the edit creates is a warning, and the edit is refused unless the organiser gives a
-reason, which the audit entry keeps with the warnings. After an edit a table left with one
+refused; a rematch, a forbidden pair, a table size outside the policy, a large score gap,
+a 3-player table or bye the book's rule gives to others, or a player left alone that the
+edit creates is a warning (``tournaments.pairing.warnings.edit_warnings``), and the edit
+is refused unless the organiser gives a reason, which the audit entry keeps with the
+warnings. After an edit a table left with one
 player gives her the bye, empty tables disappear, the tables are numbered 1, 2, ... (byes
 last), and a table whose players changed is seated by the engine's rule again (whoever
 started fewer 2-player games moves first, then the higher-ranked).
@@ -13,7 +15,7 @@ started fewer 2-player games moves first, then the higher-ranked).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -25,14 +27,22 @@ from tournaments.pairing import Meeting, PairingPlayer, seat_order
 from tournaments.pairing.criteria import rank_players
 from tournaments.pairing.warnings import (
     FORBIDDEN,
+    LEFT_ALONE,
     REMATCH,
     SCORE_GAP,
+    SPECIAL_AGAIN,
+    SPECIAL_GROUP,
+    SPECIAL_RANK,
     PairingWarning,
     ProposedLayout,
-    layout_warnings,
-    new_warnings,
+    RoundRules,
+    book_rule,
+    changed_players,
+    edit_warnings,
+    places,
 )
 from tournaments.scoring import ScoringSettings
+from tournaments.selectors.proposal import round_proposal
 from tournaments.selectors.standings import scoring_settings, tournament_scores
 
 from .actor import Actor, require_actor
@@ -72,11 +82,16 @@ class _TableState:
 @dataclass(frozen=True)
 class EditCheck:
     """An edit's outcome before it is saved: the warnings of the layout as saved, of the
-    layout after the edit, and those the edit creates (as texts for people)."""
+    layout after the edit, and those the edit creates (as texts for people). ``changed``:
+    the players (entry ids) whose place after the edit differs from the pairing as
+    proposed, in table order; ``proposed``: for each of them her table-mates in it (an
+    empty list: the bye). Both empty when the round's proposal is not known."""
 
     current: list[str]
     after: list[str]
     created: list[str]
+    changed: list[int] = field(default_factory=list)
+    proposed: dict[int, list[int]] = field(default_factory=dict)
 
 
 def _gap_limit(settings: ScoringSettings) -> float:
@@ -97,19 +112,30 @@ class _History:
     policy: str
     playable: tuple[int, ...]
     gap_limit: float
+    rules: RoundRules
 
 
 def _history(round_: Round) -> _History:
     tournament = round_.tournament
     rows = Seat.objects.filter(
-        round__tournament=tournament, round__number__lt=round_.number, table__is_bye=False
-    ).values_list("table_id", "entry_id", "position", "round__number")
+        round__tournament=tournament, round__number__lte=round_.number
+    ).values_list("table_id", "entry_id", "position", "round__number", "table__is_bye")
     tables: dict[int, list[tuple[int, int, int]]] = {}
-    for table_id, entry_id, position, number in rows:
-        tables.setdefault(table_id, []).append((entry_id, position, number))
+    had_bye: dict[str, list[int]] = {}
+    field_ids: list[int] = []  # everyone of this round, the book's field
+    for table_id, entry_id, position, number, is_bye in rows:
+        if number == round_.number:
+            field_ids.append(entry_id)
+        elif is_bye:
+            had_bye.setdefault(str(entry_id), []).append(number)
+        else:
+            tables.setdefault(table_id, []).append((entry_id, position, number))
     met: list[Meeting] = []
+    had_triple: dict[str, list[int]] = {}
     for seats in tables.values():
         for i, (a, _pos, number) in enumerate(seats):
+            if len(seats) == 3:
+                had_triple.setdefault(str(a), []).append(number)
             for b, _p, _n in seats[i + 1 :]:
                 met.append(Meeting(str(a), str(b), number))
     starts: dict[int, int] = {}
@@ -130,16 +156,53 @@ def _history(round_: Round) -> _History:
     ]
     entries = list(tournament.entries.values_list("pk", "seed", "player__name"))
     settings = scoring_settings(tournament)
+    scores = {str(k): v for k, v in tournament_scores(tournament=tournament).items()}
+    seeds = {pk: seed for pk, seed, _name in entries}
+    policy = tournament.policy
+    playable = tuple(s for s in SCORED_SIZES if s in tournament.ruleset.table_sizes)
+    book = None
+    # The book's rule is the Swiss pairing's (a league follows its schedule, a club
+    # evening its own tables, a tournament paired by closest scores that method).
+    if (
+        tournament.kind == Tournament.Kind.SWISS
+        and tournament.pairing_method == Tournament.PairingMethod.BOOK
+    ):
+        book = book_rule(
+            [
+                PairingPlayer(
+                    id=str(e),
+                    score=scores.get(str(e), 0.0),
+                    seed=seeds.get(e, 0),
+                    starts=starts.get(e, 0),
+                )
+                for e in field_ids
+            ],
+            met=met,
+            forbidden=forbidden,
+            had_triple=had_triple,
+            had_bye=had_bye,
+            policy=policy,  # type: ignore[arg-type]
+        )
+    gap_limit = _gap_limit(settings)
     return _History(
         met=met,
         forbidden=forbidden,
-        scores={str(k): v for k, v in tournament_scores(tournament=tournament).items()},
+        scores=scores,
         starts=starts,
-        seeds={pk: seed for pk, seed, _name in entries},
+        seeds=seeds,
         names={pk: name for pk, _seed, name in entries},
-        policy=tournament.policy,
-        playable=tuple(s for s in SCORED_SIZES if s in tournament.ruleset.table_sizes),
-        gap_limit=_gap_limit(settings),
+        policy=policy,
+        playable=playable,
+        gap_limit=gap_limit,
+        rules=RoundRules(
+            met=met,
+            forbidden=forbidden,
+            scores=scores,
+            policy=policy,  # type: ignore[arg-type]
+            playable=playable,
+            gap_limit=gap_limit,
+            book=book,
+        ),
     )
 
 
@@ -165,30 +228,90 @@ def _layout(states: Sequence[_TableState]) -> ProposedLayout:
 
 
 def _warnings(states: Sequence[_TableState], history: _History) -> list[PairingWarning]:
-    return layout_warnings(
-        _layout(states),
-        met=history.met,
-        forbidden=history.forbidden,
-        scores=history.scores,
-        policy=history.policy,  # type: ignore[arg-type]
-        playable=history.playable,
-        gap_limit=history.gap_limit,
-    )
+    return history.rules.warnings(_layout(states))
 
 
-def warning_text(warning: PairingWarning, names: Mapping[int, str], policy: str) -> str:
-    """One warning for people, with the players' names."""
+def _points(value: float) -> str:
+    return f"{value:g}"
+
+
+def _not_the_books(rule: str, fact: str) -> str:
+    return _("not the book's rule (%(rule)s): %(fact)s") % {"rule": rule, "fact": fact}
+
+
+def _special_text(warning: PairingWarning, who: list[str]) -> str:
+    """The book's rule for the 3-player table (size 3) or the bye (size 1) broken."""
+    triple = warning.size == 3
+    rounds = ", ".join(map(str, warning.rounds))
+    if warning.kind == SPECIAL_GROUP:
+        rule = (
+            _("the 3-player table goes to the lowest score group, section 21")
+            if triple
+            else _("the bye goes to the lowest score group")
+        )
+        fact = _(
+            "%(high)s (%(high_points)s points) is in a higher group than "
+            "%(low)s (%(low_points)s points)"
+        ) % {
+            "high": who[0],
+            "high_points": _points(warning.points[0]),
+            "low": who[1],
+            "low_points": _points(warning.points[1]),
+        }
+    elif warning.kind == SPECIAL_AGAIN:
+        if triple:
+            rule = _("the 3-player table goes first to those who have had it least")
+            fact = _("%(name)s had one in round %(rounds)s, %(other)s has not") % {
+                "name": who[0],
+                "rounds": rounds,
+                "other": who[1],
+            }
+        else:
+            rule = _("the bye goes first to those who have had it least")
+            fact = (
+                _("a second bye for %(name)s (round %(rounds)s), while %(other)s has had none")
+                % {"name": who[0], "rounds": rounds, "other": who[1]}
+                if len(who) > 1
+                else _("a second bye for %(name)s (round %(rounds)s)")
+                % {"name": who[0], "rounds": rounds}
+            )
+    else:
+        rule = (
+            _("within its score group the 3-player table goes to the lowest ranks")
+            if triple
+            else _("the bye goes to the lowest-ranked eligible player")
+        )
+        fact = _("%(low)s ranks below %(high)s") % {"low": who[1], "high": who[0]}
+    return _not_the_books(rule, fact)
+
+
+def warning_text(
+    warning: PairingWarning, names: Mapping[int, str], policy: str, book: bool = False
+) -> str:
+    """One warning for people, with the players' names; ``book``: the round is paired by
+    the book's rule, which a rematch and a forbidden pair break."""
     who = [names.get(int(p), p) for p in warning.players]
     if warning.kind == REMATCH:
-        return _("%(first)s and %(second)s met already in round %(rounds)s") % {
+        fact = _("%(first)s and %(second)s met already in round %(rounds)s") % {
             "first": who[0],
             "second": who[1],
             "rounds": ", ".join(map(str, warning.rounds)),
         }
+        rule = _("each player meets one she has not yet played, section 21")
+        return _not_the_books(rule, fact) if book else fact
     if warning.kind == FORBIDDEN:
-        return _("%(first)s and %(second)s must never be seated together") % {
+        fact = _("%(first)s and %(second)s must never be seated together") % {
             "first": who[0],
             "second": who[1],
+        }
+        rule = _("a forbidden pair never shares a table")
+        return _not_the_books(rule, fact) if book else fact
+    if warning.kind in (SPECIAL_GROUP, SPECIAL_AGAIN, SPECIAL_RANK):
+        return _special_text(warning, who)
+    if warning.kind == LEFT_ALONE:
+        return _("%(name)s is left alone at table %(table)s and would get the bye") % {
+            "name": who[0],
+            "table": warning.table,
         }
     if warning.kind == SCORE_GAP:
         return _("%(first)s and %(second)s are %(gap)s points apart") % {
@@ -214,7 +337,8 @@ def warning_text(warning: PairingWarning, names: Mapping[int, str], policy: str)
 
 
 def _texts(warnings: Sequence[PairingWarning], history: _History) -> list[str]:
-    return [warning_text(w, history.names, history.policy) for w in warnings]
+    book = history.rules.book is not None
+    return [warning_text(w, history.names, history.policy, book) for w in warnings]
 
 
 def _lock(round_: Round) -> Round:
@@ -345,10 +469,12 @@ def _check(
     after: Sequence[_TableState],
     history: _History,
     override_reason: str,
+    moved: Collection[int],
 ) -> tuple[list[str], str]:
-    """The warnings the edit creates, as texts; refused without a reason."""
-    created = new_warnings(_warnings(before, history), _warnings(after, history))
-    texts = _texts(created, history)
+    """The warnings the edit creates, as texts; refused without a reason. ``moved``: the
+    players the organiser moved (whoever else ends with the bye was left alone)."""
+    found = edit_warnings(_layout(before), _layout(after), history.rules, {str(e) for e in moved})
+    texts = _texts(found.created, history)
     reason = (override_reason or "").strip()
     if texts and not reason:
         raise PairingWarningsError(
@@ -421,9 +547,11 @@ def _edit(
     override_reason: str,
     by: Actor,
     detail: dict[str, object],
+    moved: Collection[int] | None,
 ) -> EditCheck:
     """Lock, work out the new layout with ``build(round_, states, history)``, check it,
-    save it, audit it."""
+    save it, audit it. ``moved``: the players the organiser moved; None: all of them
+    (a split seats its odd last player at the bye by its own rule)."""
     require_actor(by)
     with transaction.atomic():
         round_ = _lock(round_)
@@ -435,7 +563,10 @@ def _edit(
         after = build(round_, before, history)
         _check_sizes(after, history)
         _seat_changed(after, history)
-        texts, reason = _check(snapshot, after, history, override_reason)
+        everyone = [e for s in snapshot for e in s.seats]
+        texts, reason = _check(
+            snapshot, after, history, override_reason, everyone if moved is None else moved
+        )
         _write(round_, snapshot, after)
         audit_record(
             tournament=round_.tournament,
@@ -479,6 +610,7 @@ def round_seats_rearrange(
         override_reason=override_reason,
         by=by,
         detail={"moves": [[e.player.name, _target_text(t)] for e, t in moves]},
+        moved=[e.pk for e, _t in moves],
     )
 
 
@@ -499,6 +631,7 @@ def round_seat_move(
         override_reason=override_reason,
         by=by,
         detail={"moves": [[entry.player.name, _target_text(table)]]},
+        moved=[entry.pk],
     )
 
 
@@ -520,6 +653,7 @@ def round_table_build(
         override_reason=override_reason,
         by=by,
         detail={"moves": [[e.player.name, "new"] for e in entries]},
+        moved=[e.pk for e in entries],
     )
 
 
@@ -577,7 +711,25 @@ def round_table_split(
         override_reason=override_reason,
         by=by,
         detail={"table": table},
+        moved=None,
     )
+
+
+def _against_proposal(
+    round_: Round, layout: ProposedLayout
+) -> tuple[list[int], dict[int, list[int]]]:
+    """The players whose place in ``layout`` differs from the round's pairing as
+    proposed, and their table-mates there (EditCheck.changed, .proposed)."""
+    proposal = round_proposal(round_=round_)
+    if proposal is None or sorted(proposal.players) != sorted(layout.players):
+        return [], {}  # unknown, or not this round's players (an imported audit)
+    changed = changed_players(proposal, layout)
+    was = places(proposal)
+    proposed: dict[int, list[int]] = {}
+    for p in changed:
+        mates = was[p]
+        proposed[int(p)] = [] if mates is None else sorted(int(m) for m in mates if m != p)
+    return [int(p) for p in changed], proposed
 
 
 def round_edit_preview(
@@ -586,24 +738,33 @@ def round_edit_preview(
     moves: Sequence[tuple[Entry, Target]],  # noqa: A002
 ) -> EditCheck:
     """What ``round_seats_rearrange`` would warn about, without saving (the editor's live
-    warnings). No moves: the warnings of the round as it is."""
+    warnings), and which players' places would differ from the pairing as proposed. No
+    moves: the round as it is."""
     history = _history(round)
     before = _load(round)
     snapshot = [_TableState(s.id, s.is_bye, list(s.seats)) for s in before]
     if not moves:
         current = _texts(_warnings(snapshot, history), history)
-        return EditCheck(current=current, after=current, created=[])
+        changed, proposed = _against_proposal(round, _layout(snapshot))
+        return EditCheck(
+            current=current, after=current, created=[], changed=changed, proposed=proposed
+        )
     if round.status != Round.Status.PAIRED:
         raise ServiceError(
             _("round %(number)s is already published") % {"number": round.number}, field="round"
         )
     after = _apply_moves(round, before, list(moves))
     _check_sizes(after, history)
-    before_w, after_w = _warnings(snapshot, history), _warnings(after, history)
+    found = edit_warnings(
+        _layout(snapshot), _layout(after), history.rules, {str(e.pk) for e, _t in moves}
+    )
+    changed, proposed = _against_proposal(round, _layout(after))
     return EditCheck(
-        current=_texts(before_w, history),
-        after=_texts(after_w, history),
-        created=_texts(new_warnings(before_w, after_w), history),
+        current=_texts(found.current, history),
+        after=_texts(found.after, history),
+        created=_texts(found.created, history),
+        changed=changed,
+        proposed=proposed,
     )
 
 
@@ -622,4 +783,4 @@ def swap_check(
         s.seats = [
             second.pk if e == first.pk else first.pk if e == second.pk else e for e in s.seats
         ]
-    return _check(before, after, history, override_reason)
+    return _check(before, after, history, override_reason, [first.pk, second.pk])

@@ -328,14 +328,22 @@ def round_repair(*, round: Round, by: Actor) -> Round:  # noqa: A002
         number = round_.number
         round_.delete()
         round_ = Round.objects.create(tournament=tournament, number=number)
+        byes: list[str] | None = None
         if tournament.kind == Tournament.Kind.ROUND_ROBIN:
             # Round 1 makes the schedule afresh (entries may have changed); later
             # rounds are the schedule's, less whoever withdrew meanwhile.
             pairing, byes = _league_round(tournament, number, by)
-            _write_tables(tournament, round_, pairing, links, byes)
         else:
-            _write_tables(tournament, round_, _compute_pairing(tournament, number), links)
-        audit_record(tournament=tournament, by=by, action="re-pair", target=f"round {number}")
+            pairing = _compute_pairing(tournament, number)
+        _write_tables(tournament, round_, pairing, links, byes)
+        # The pairing as proposed, as for "pair": the editor marks what differs from it.
+        audit_record(
+            tournament=tournament,
+            by=by,
+            action="re-pair",
+            target=f"round {number}",
+            after={**pairing.as_json(), **({"byes": byes} if byes else {})},
+        )
         standings_changed(tournament=tournament)
     return round_
 

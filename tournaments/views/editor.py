@@ -156,25 +156,31 @@ def round_edit_check(request: HttpRequest, tournament: Tournament, number: int) 
     """The live warnings of the editor's form as it stands (nothing is saved): the
     editor's warnings box, the same template as the page's, a refused choice's message
     in it as a 400 (409 for a conflict). The event `agon:editor-check` tells the page
-    whether the change creates a warning (the reason is then required). A round no longer
-    editable (published meanwhile) sends the page to the organiser's page again."""
+    whether the change creates a warning (the reason is then required) and which players'
+    places differ from the pairing as proposed. A round no longer editable (published
+    meanwhile) sends the page to the organiser's page again."""
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
     if round_.status != Round.Status.PAIRED or tournament.is_team_event:
         page = reverse("tournament-manage", args=[tournament.slug]) + "#editor"
         return HttpResponseClientRedirect(page) if request.htmx else redirect(page)
-    created: list[str] = []
     error, status = "", 200
     try:
         moves, _posted = _moves(round_, request.POST, blank_stays=True)
         check = round_edit_preview(round=round_, moves=moves)
-        current, created = check.current, check.created
     except (ServiceError, _BadInput) as exc:
         error, status = exc.message, 409 if isinstance(exc, ConflictError) else 400
-        current = round_edit_preview(round=round_, moves=[]).current
+        check = round_edit_preview(round=round_, moves=[])  # creates nothing
+    created = check.created
     response = render(
         request,
         "tournaments/_editor_warnings.html",
-        {"editor": {"created": created, "current": current}, "check_error": error},
+        {"editor": {"created": created, "current": check.current}, "check_error": error},
         status=status,
     )
-    return trigger_client_event(response, "agon:editor-check", {"reasonRequired": bool(created)})
+    # The rows whose place the draft changes from the pairing as proposed (the page's
+    # script marks them; a refused draft: those of the round as saved).
+    return trigger_client_event(
+        response,
+        "agon:editor-check",
+        {"reasonRequired": bool(created), "changed": check.changed},
+    )
