@@ -269,17 +269,41 @@ def table_rows(
     t_replay = escape(_("replay"))
     t_watch = escape(_("watch live"))
     t_disputed = f'<span class="muted">{escape(_("disputed: the organiser decides"))}</span>'
-    t_chance = escape(_("chance to finish first (OpenSkill)"))
+    tables = list(tables)
+    row_class = "" if link is None else ' class="with-links"'
+    with_chances = _with_chances(tables)
+    # The headings again on each cell, short: a phone shows each table as a card
+    # (site.css), with no room for the long ones.
+    t_chances = escape(_("Chance"))
+    t_table, t_players = escape(_("Table")), escape(_("Players"))
+    t_games, t_score = escape(_("Games")), escape(_("Round score"))
     t_game, t_starts = _("Game %(number)s"), _("seat %(seat)s starts")
     directions: dict[str, str] = {}  # each translated once, not once per game
     out = []
     for table in tables:
         seats = table.seats
-        names = "<br>".join(
-            f'{s.position}. <a href="{entry_url(s.entry_id)}">{escape(s.name)}</a>'
-            + (link.control(s) if link is not None and not table.is_bye else "")
-            for s in seats
-        )
+        if link is None:
+            names = "<br>".join(
+                f'{s.position}. <a href="{entry_url(s.entry_id)}">{escape(s.name)}</a>'
+                for s in seats
+            )
+        else:
+            # With the report links each seat takes more than a line on a phone, and the
+            # round scores of the column beside would no longer meet their names: there
+            # each seat's line carries its own score (site.css shows one or the other).
+            names = "".join(
+                f'<div class="seat-line">{s.position}. <a href="{entry_url(s.entry_id)}">'
+                f"{escape(s.name)}</a>"
+                + (
+                    ""
+                    if s.round_score is None
+                    else f' <span class="seat-score"><span class="visually-hidden">{t_score}: '
+                    f"</span>{floatformat(s.round_score, '-1')}</span>"
+                )
+                + ("" if table.is_bye else link.control(s))
+                + "</div>"
+                for s in seats
+            )
         games = []
         for game in table.games:
             if len(seats) == 3:
@@ -310,23 +334,46 @@ def table_rows(
             else:
                 text += '<span class="muted">—</span>'
             games.append(text + "</div>")
-        scores = []
-        for s in seats:
-            if s.round_score is not None:
-                scores.append(str(floatformat(s.round_score, "-1")))
-            elif s.chance is not None:
-                scores.append(
-                    f'<span class="muted" title="{t_chance}">{round(s.chance * 100)} %</span>'
-                )
-            else:
-                scores.append("—")
+        scores = "<br>".join(
+            "—" if s.round_score is None else str(floatformat(s.round_score, "-1")) for s in seats
+        )
+        chance_cell = ""
+        if with_chances:
+            # A forecast, not a score: its own column, and only while the table has no
+            # score yet (a played table's chances would read as its result).
+            played = any(s.round_score is not None for s in seats)
+            chances = "<br>".join(
+                "—" if played or s.chance is None else f"{round(s.chance * 100)} %" for s in seats
+            )
+            chance_cell = (
+                f'\n      <td class="num muted chances{" played" if played else ""}" '
+                f'data-label="{t_chances}">{chances}</td>'
+            )
         number = escape(_("bye")) if table.is_bye else table.number
         out.append(
-            f'\n    <tr id="table-{table.number}">\n      <th scope="row" class="num">{number}'
-            f"</th>\n      <td>{names}</td>\n      <td>{''.join(games)}</td>\n"
-            f'      <td class="num">{"<br>".join(scores)}</td>\n    </tr>'
+            f'\n    <tr id="table-{table.number}"{row_class}>\n      <th scope="row" class="num" '
+            f'data-label="{t_table}">{number}</th>\n      <td data-label="{t_players}">'
+            f'{names}</td>\n      <td data-label="{t_games}">{"".join(games)}</td>\n'
+            f'      <td class="num" data-label="{t_score}">{scores}</td>{chance_cell}\n'
+            "    </tr>"
         )
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
+
+
+def _with_chances(tables: Iterable[Any]) -> bool:
+    """Whether any seat of a table still to be played has a chance to show (the public
+    round page attaches them before play: ratings' attach_win_chances)."""
+    return any(
+        getattr(s, "chance", None) is not None and s.round_score is None
+        for table in tables
+        for s in table.seats
+    )
+
+
+@register.simple_tag
+def tables_with_chances(tables: Iterable[Any]) -> bool:
+    """The round's tables show a column of chances (tournaments/_tables.html)."""
+    return _with_chances(tables)
 
 
 @dataclass(frozen=True)
@@ -606,10 +653,26 @@ def editor_rows(editor: Any) -> SafeString:
             f'data-current="{row.table}">{options}</select>'
         )
 
+    # A row whose place differs from the pairing as proposed says so in words, not by its
+    # colour alone, with what the pairing proposed; the live check marks a draft's rows
+    # the same way (agon/pairing_editor.js shows or hides the mark).
+    t_changed = escape(_("changed"))
+    changed_class = ' class="changed"'
+
+    def mark(row: Any) -> str:
+        proposed = f' <span class="muted">{escape(row.proposed)}</span>' if row.proposed else ""
+        hidden = "" if row.changed else " hidden"
+        return (
+            f' <span class="changed-mark" data-changed-mark{hidden}>'
+            f'<span class="badge">{t_changed}</span>{proposed}</span>'
+        )
+
     out = [
-        f'\n      <tr><td class="num">{t_bye if row.is_bye else row.table}</td>'
+        f'\n      <tr data-entry="{row.entry_id}"{changed_class if row.changed else ""}>'
+        f'<td class="num">{t_bye if row.is_bye else row.table}</td>'
         f'<td class="num">{row.position}</td><th scope="row"><label '
-        f'for="move-{row.entry_id}">{escape(row.name)}</label></th><td>{field(row)}</td></tr>'
+        f'for="move-{row.entry_id}">{escape(row.name)}</label>{mark(row)}</th>'
+        f"<td>{field(row)}</td></tr>"
         for row in editor.rows
     ]
     return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
