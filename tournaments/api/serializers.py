@@ -112,6 +112,17 @@ class SkipRequestSerializer(serializers.Serializer):
     )
 
 
+class ReseedRequestSerializer(serializers.Serializer):
+    event = serializers.SlugField(
+        required=False,
+        help_text=(
+            "Seed by the final standings of this earlier event of the club (its slug; it "
+            "needs a closed round): its players in their final rank, then everyone new by "
+            "rating. Without it the seeds follow the ratings."
+        ),
+    )
+
+
 class ReseedSerializer(serializers.Serializer):
     unrated = serializers.IntegerField(
         help_text="How many entries have no rating (seeded last, in the order of entry)."

@@ -12,6 +12,7 @@ from django.db import DataError
 from django.db.models import Count, QuerySet
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -26,6 +27,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from tournaments.api.middleware import standings_headers
+from tournaments.live import etag_matches
 from tournaments.models import (
     Club,
     Entry,
@@ -47,7 +49,11 @@ from tournaments.selectors.standings import (
     tournament_standings,
 )
 from tournaments.selectors.teams import team_standings
-from tournaments.selectors.tournaments import players_visible_to, tournaments_visible_to
+from tournaments.selectors.tournaments import (
+    players_visible_to,
+    seed_sources,
+    tournaments_visible_to,
+)
 from tournaments.services import clubs as club_services
 from tournaments.services import entries as entry_services
 from tournaments.services import pairing_edit
@@ -355,13 +361,26 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
             entry_services.entry_unskip(entry=entry, round_number=number, by=by)
         return Response(s.EntrySerializer(self.get_object()).data)
 
-    @extend_schema(request=None, responses={200: s.ReseedSerializer})
+    @extend_schema(request=s.ReseedRequestSerializer, responses={200: s.ReseedSerializer})
     @action(detail=False, methods=["post"], pagination_class=None, filter_backends=[])
     def reseed(self, request: Request, slug: str) -> Response:
         """Seeds follow the ratings, highest first; an entry without a rating takes the
-        player's current one if she has one, and the unrated are seeded last."""
+        player's current one if she has one, and the unrated are seeded last. With
+        `event`, the final standings of that earlier event of the club come first (the
+        book's prior ranking, section 21), the players new since then after them."""
+        data = s.ReseedRequestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament, source = self.tournament(), None
+        if "event" in data.validated_data:
+            event = data.validated_data["event"]
+            source = next((t for t in seed_sources(tournament) if t.slug == event), None)
+            if source is None:
+                raise ServiceError(
+                    _("choose an earlier event of this club with a closed round"),
+                    field="event",
+                )
         unrated = entry_services.entries_reseed_by_rating(
-            tournament=self.tournament(), by=Actor.director(request.user)
+            tournament=tournament, by=Actor.director(request.user), source=source
         )
         return Response(
             s.ReseedSerializer({"unrated": unrated, "entries": self.get_queryset()}).data
@@ -958,7 +977,7 @@ def standings_response(tournament: Tournament, seen: str | None) -> HttpResponse
     version (kept in the cache, so every process and poller shares it)."""
     token = standings_token(tournament)
     response: HttpResponse
-    if seen == standings_etag(token):
+    if etag_matches(seen, standings_etag(token)):
         response = HttpResponseNotModified()
     else:
         key = standings_key(token, "json")

@@ -36,3 +36,14 @@ def players_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Playe
         organised = Club.organisers.through.objects.filter(user_id=user.pk).values("club_id")
         visible |= Q(club_id__in=organised)
     return Player.objects.filter(visible)
+
+
+def seed_sources(tournament: Tournament) -> list[Tournament]:
+    """The club's other events that can give a prior ranking (a closed round each),
+    the latest first: the choices of "seed by the standings of …"."""
+    return list(
+        Tournament.objects.filter(club_id=tournament.club_id, rounds__status="closed")
+        .exclude(pk=tournament.pk)
+        .distinct()
+        .order_by("-date", "-created_at", "-pk")
+    )

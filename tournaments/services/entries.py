@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import starting_ratings
 from tournaments.models import Entry, Player, Round, Skip, Tournament
+from tournaments.selectors.standings import tournament_standings
 
 from .actor import Actor, require_actor
 from .audit import audit_record
@@ -241,11 +242,20 @@ def _known_ratings(tournament: Tournament, player_ids: list[int]) -> dict[int, i
     )
 
 
-def entries_reseed_by_rating(*, tournament: Tournament, by: Actor) -> int:
+def entries_reseed_by_rating(
+    *, tournament: Tournament, by: Actor, source: Tournament | None = None
+) -> int:
     """Seed order = rating, highest first (unrated last, in entry order). An entry
     without a rating takes the player's current one first, if they have one. Returns
-    how many entries are still unrated."""
+    how many entries are still unrated.
+
+    With ``source``, an earlier event of the same club, the seeds follow its final
+    standings first: the book starts a Swiss "with some prior ranking, typically the
+    result of the previous tournament" (section 21; docs/pairing.md "Seeding"). Its
+    players come first in their final rank; everyone who did not play it (a newcomer)
+    follows by rating as above."""
     require_actor(by)
+    prior = _prior_ranks(tournament, source) if source is not None else {}
     with transaction.atomic():
         open_for_entries(Tournament.objects.select_for_update().get(pk=tournament.pk))
         entries = list(
@@ -264,7 +274,18 @@ def entries_reseed_by_rating(*, tournament: Tournament, by: Actor) -> int:
                 action="ratings filled",
                 target=", ".join(e.player.name for e in filled)[:120],
             )
-        ordered = sorted(entries, key=lambda e: (e.rating is None, -(e.rating or 0), e.seed))
+        ordered = sorted(
+            entries,
+            key=lambda e: (
+                e.player_id not in prior,
+                prior.get(e.player_id, 0),
+                e.rating is None,
+                -(e.rating or 0),
+                e.seed,
+            ),
+        )
+        if source is not None:
+            audit_record(tournament=tournament, by=by, action="seeded", target=source.name[:120])
         # Two passes keep the unique (tournament, seed) constraint satisfied throughout.
         offset = len(entries) + 1000
         for entry in entries:
@@ -275,6 +296,29 @@ def entries_reseed_by_rating(*, tournament: Tournament, by: Actor) -> int:
         Entry.objects.bulk_update(ordered, ["seed"])
         standings_changed(tournament=tournament)
     return sum(1 for e in entries if e.rating is None)
+
+
+def _prior_ranks(tournament: Tournament, source: Tournament) -> dict[int, int]:
+    """Player -> place in the final standings of ``source``, an earlier event of the
+    same club with at least one closed round (a withdrawn player keeps hers)."""
+    if source.pk == tournament.pk:
+        raise ServiceError(_("choose another event: this one has no result yet"), field="event")
+    if source.club_id != tournament.club_id:
+        raise ServiceError(_("choose an event of this club"), field="event")
+    standings = tournament_standings(tournament=source)
+    if not standings.rows:
+        raise ServiceError(
+            _("%(event)s has no closed round: it gives no order") % {"event": source.name},
+            field="event",
+        )
+    players = dict(
+        Entry.objects.filter(pk__in=[r.entry_id for r in standings.rows]).values_list(
+            "pk", "player_id"
+        )
+    )
+    # The standings' order, not only their rank numbers: players tied on every
+    # tie-break share a rank but are listed in the order the standings settle them.
+    return {players[row.entry_id]: place for place, row in enumerate(standings.rows, start=1)}
 
 
 def _locked(entry: Entry) -> Entry:

@@ -26,6 +26,7 @@ from ..models import (
     Club,
     Tournament,
 )
+from ..selectors.tournaments import seed_sources
 from ..services import entries as entry_services
 from ..services import rounds as round_services
 from ..services import tournaments as tournament_services
@@ -118,12 +119,32 @@ def tournament_manage(request: HttpRequest, tournament: Tournament) -> HttpRespo
 @require_POST
 @director_required
 def entries_reseed(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Seeds by rating, or (``event``: one of the club's earlier events) by its final
+    standings with the newcomers after them by rating."""
+    source = None
+    if request.POST.get("event"):
+        source = next(
+            (t for t in seed_sources(tournament) if str(t.pk) == request.POST["event"]), None
+        )
+        if source is None:
+            messages.error(request, _("Event: choose one of the club's earlier events."))
+            return to_run_page(tournament, "#players")
     try:
         unrated = entry_services.entries_reseed_by_rating(
-            tournament=tournament, by=Actor.director(request.user)
+            tournament=tournament, by=Actor.director(request.user), source=source
         )
     except ServiceError as exc:
         messages.error(request, exc.message)
+        return to_run_page(tournament, "#players")
+    if source is not None:
+        messages.success(
+            request,
+            _(
+                "Seeds now follow the final standings of %(event)s; the players new since "
+                "then follow by rating."
+            )
+            % {"event": source.name},
+        )
         return to_run_page(tournament, "#players")
     total = tournament.entries.count()
     if total and unrated == total:

@@ -32,6 +32,7 @@ from ..models import (
 )
 from ..selectors.rounds import round_tables
 from ..selectors.teams import desk_teams
+from ..selectors.tournaments import seed_sources
 from ..services.errors import ServiceError
 from ..services.pairing_edit import NEW_TABLE, Target, round_edit_preview
 
@@ -68,6 +69,7 @@ def manage_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "late_form": LateEntryForm(),
         "skip_form": SkipForm(),
         "forbid_form": ForbiddenPairForm(tournament=tournament),
+        "seed_sources": seed_sources(tournament) if not rounds else [],
         "swap_form": SwapForm(tournament=tournament),
         # Only players seated in the round and not withdrawn can swap or move, and
         # only before it is published: the swap's lists are not loaded after that.
@@ -116,6 +118,9 @@ class EditorRow:
     is_bye: bool
     position: int
     choice: str
+    # Her place differs from the pairing as proposed; what it proposed for her.
+    changed: bool = False
+    proposed: str = ""
 
 
 @dataclass
@@ -157,6 +162,8 @@ def editor_context(
         )
     )
     posted = posted or {}
+    preview = round_edit_preview(round=round_, moves=[])
+    names = {entry_id: name for entry_id, name, *_rest in seats}
     rows = [
         EditorRow(
             entry_id=entry_id,
@@ -165,6 +172,8 @@ def editor_context(
             is_bye=is_bye,
             position=position,
             choice=posted.get(entry_id, str(number)),
+            changed=entry_id in preview.proposed,
+            proposed=_proposed_text(preview.proposed.get(entry_id), names),
         )
         for entry_id, name, number, is_bye, position in seats
     ]
@@ -182,14 +191,29 @@ def editor_context(
     for row in rows:
         if not row.is_bye:
             sizes[row.table] = sizes.get(row.table, 0) + 1
-    current = round_edit_preview(round=round_, moves=[]).current
     return Editor(
         rows=rows,
         options=options,
         splittable=[n for n, size in sorted(sizes.items()) if size >= 3],
-        current=current,
+        current=preview.current,
         **extra,
     )
+
+
+def _proposed_text(mates: list[int] | None, names: dict[int, str]) -> str:
+    """What the pairing proposed for a player whose place changed: her table-mates, or
+    the bye. A mate withdrawn since (no row of her own) is looked up."""
+    if mates is None:
+        return ""
+    if not mates:
+        return _("proposed: the bye")
+    missing = [m for m in mates if m not in names]
+    if missing:
+        names = {
+            **names,
+            **dict(Entry.objects.filter(pk__in=missing).values_list("pk", "player__name")),
+        }
+    return _("proposed: with %(names)s") % {"names": ", ".join(names.get(m, "?") for m in mates)}
 
 
 def refused_on_run_page(

@@ -49,7 +49,7 @@ PAGE_ACTIONS: dict[str, set[str]] = {
     "entry-skip": {"entries.entry_skip"},
     "entries-skip": {"entries.entry_skip"},
     "entry-unskip": {"entries.entry_unskip"},
-    "entries-reseed": {"entries.entries_reseed_by_rating"},
+    "entries-reseed": {"entries.entries_reseed_by_rating"},  # by rating or an earlier event
     "entry-check-in": {"entries.entry_check_in"},
     "check-in-everyone": {"entries.entries_check_in_all"},
     "forbidden-add": {"tournaments.forbidden_pair_add"},
