@@ -24,7 +24,7 @@ from itertools import repeat
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, Subquery, Sum
+from django.db.models import Exists, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
 from ratings.history_rows import JSONB_PREFIX, Rows, Writer, json_encoder, truncate, upsert
@@ -32,6 +32,8 @@ from ratings.models import GameRating, PeriodRating, PlayerRating, RatingLedger,
 from ratings.periods import periods_games
 from ratings.replay import RatedPeriod, rate_one_period
 from ratings.systems import SYSTEM_NAMES, make_system
+from tournaments.models import Round, Tournament
+from tournaments.services.freshness import standings_changed_for_events
 
 logger = logging.getLogger("ratings")
 
@@ -171,9 +173,26 @@ def _rate(periods: Sequence[RatingPeriod], ledgers: dict[str, RatingLedger]) -> 
     for period in periods:
         period.rated_at = now
     RatingPeriod.objects.bulk_update(periods, ["rated_at", "games", "skipped"], batch_size=200)
+    _events_rated(periods)
     timings["periods"] = time.perf_counter() - clock
     last_timings.clear()
     last_timings.update(timings)
+
+
+def _events_rated(periods: Sequence[RatingPeriod]) -> None:
+    """The events' standings show each player's rating change (issue 26): their pages
+    and polls (ETag on the standings version) must see the new ratings. One query; a
+    long recomputation touches every event."""
+    if len(periods) > 500:
+        standings_changed_for_events(tournaments=None)
+        return
+    evenings = [p.evening_id for p in periods if p.evening_id is not None]
+    rounds = Round.objects.filter(pk__in=[p.round_id for p in periods if p.round_id is not None])
+    standings_changed_for_events(
+        tournaments=Tournament.objects.filter(
+            Q(pk__in=evenings) | Q(pk__in=rounds.values("tournament_id"))
+        )
+    )
 
 
 class _Chain:

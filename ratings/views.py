@@ -11,11 +11,12 @@ from tournaments.services.actor import Actor
 
 from .models import SYSTEM_CHOICES, RatingJob
 from .selectors import (
-    chart_points,
+    events_of,
     is_provisional,
     leaderboard,
     player_game_changes,
     player_history,
+    rating_chart,
 )
 from .services import rating_job_queue
 
@@ -94,7 +95,8 @@ def player_view(request: HttpRequest, player_id: int) -> HttpResponse:
             "current": current,
             "provisional": is_provisional(current) if current else True,
             "history": history,
-            "points": chart_points(history),
+            "chart": rating_chart(history),
+            "events": events_of(history),
             "changes": player_game_changes(player_id=player.pk, system=system, game=game),
             "game": game,
             "games": GAMES,

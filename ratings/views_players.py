@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 
 from games import rulesets
 from ratings.models import SYSTEM_CHOICES
-from ratings.selectors import chart_points, is_provisional, player_history
+from ratings.selectors import events_of, is_provisional, player_history, rating_chart
 from tournaments.models import GAMES, Entry, Player, Tournament
 from tournaments.selectors.players import Record, head_to_head, player_shared_games
 from tournaments.selectors.standings import StandingRow, tournament_standings
@@ -98,7 +98,8 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
                 "current": rating,
                 "provisional": is_provisional(rating) if rating else True,
                 "history": history,
-                "points": chart_points(history),
+                "chart": rating_chart(history),
+                "events": events_of(history),
                 "low": min(values) if values else None,
                 "high": max(values) if values else None,
             }

@@ -50,7 +50,9 @@ def shown_standings(browser: Any) -> list[Row]:
     cells = browser.execute_script(
         "return [...document.querySelectorAll('table.standings tbody tr')]"
         ".filter(r => r.cells.length > 2)"
-        ".map(r => [...r.cells].map((c, i) => i === 1"
+        # The rating change from the event (once rated) is the ratings', not the core's.
+        ".map(r => [...r.cells].filter(c => !c.classList.contains('rating-change'))"
+        ".map((c, i) => i === 1"
         " ? c.querySelector('a').innerText.trim() : c.innerText.trim()))"
     )
     return [

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db.models import F
+from django.db.models import F, QuerySet
 
 from tournaments.models import Player, Tournament
 
@@ -17,6 +17,13 @@ from tournaments.models import Player, Tournament
 def standings_changed(*, tournament: Tournament | int) -> None:
     pk = tournament if isinstance(tournament, int) else tournament.pk
     Tournament.objects.filter(pk=pk).update(standings_version=F("standings_version") + 1)
+
+
+def standings_changed_for_events(*, tournaments: QuerySet[Tournament] | None) -> None:
+    """Something every page of these events shows changed (their players' ratings once
+    the events are rated); None: every event (a full recomputation). One query."""
+    rows = Tournament.objects.all() if tournaments is None else tournaments
+    rows.update(standings_version=F("standings_version") + 1)
 
 
 def standings_changed_for_players(*, players: Iterable[Player | int]) -> None:
