@@ -35,13 +35,14 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.chromium import chromium  # noqa: E402 - after the path above
 
 # Lighthouse's mobile network (DevTools throttling) and CPU slow-down.
 NETWORK = {
@@ -153,26 +154,7 @@ def _sizes(url: str) -> dict[str, Any]:
 
 
 def _browser() -> tuple[Any, str]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="agon-bench-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-dev-shm-usage",
-        f"--user-data-dir={profile}",
-        "--window-size=390,844",
-    ):
-        options.add_argument(flag)
-    driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
+    driver, profile = chromium(width=390, height=844)
     driver.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
         {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True},
