@@ -136,6 +136,10 @@ OPERATIONS = _operations()
 
 
 def _fuzz(api_schema: Any, method: str, path: str, headers: dict[str, str] | None) -> None:
+    # The WSGI transport asks for gzip but never decodes it (the answers are compressed
+    # since GZipMiddleware; tests/tournaments/test_compression.py covers that): ask for
+    # the plain body, whose schema is the one to check.
+    headers = {**(headers or {}), "Accept-Encoding": "identity"}
     operation = api_schema[path][method]
     strategy = st.one_of(
         operation.as_strategy(GenerationMode.POSITIVE),
