@@ -20,6 +20,7 @@ from tournaments.services.pairing_edit import (
 )
 from tournaments.services.results import Actor, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish, round_repair
+from tournaments.services.tournaments import tournament_update
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()
@@ -161,7 +162,9 @@ def test_an_audit_naming_other_entries_marks_nothing(cup):
 
 
 def test_a_round_paired_by_closest_scores_gets_no_book_warnings(cup):
-    Tournament.objects.filter(pk=cup.pk).update(pairing_method="closest")
+    director = UserFactory()
+    cup.directors.add(director)
+    tournament_update(tournament=cup, by=Actor.director(director), pairing_method="closest")
     cup.refresh_from_db()
     moves = [(entry(cup, "P01"), 3), (entry(cup, "P07"), 1)]
     created = round_edit_preview(round=second(cup), moves=moves).created

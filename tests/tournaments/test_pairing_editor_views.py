@@ -14,6 +14,7 @@ from tournaments.models import AuditEntry, Seat, Tournament
 from tournaments.services.entries import entry_withdraw
 from tournaments.services.results import Actor
 from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.services.tournaments import tournament_update
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()
@@ -59,7 +60,9 @@ def test_the_round_page_offers_each_seated_player_a_move_but_not_the_withdrawn(c
 def test_a_move_without_warnings_is_saved_by_a_plain_form(cup, page):
     # Paired by closest scores: the book's rule for the 3-player table is not checked,
     # and in five players every other 3-player table breaks it.
-    Tournament.objects.filter(pk=cup.pk).update(pairing_method="closest")
+    director = UserFactory()
+    cup.directors.add(director)
+    tournament_update(tournament=cup, by=Actor.director(director), pairing_method="closest")
     response = page.post(EDIT, {f"to_{pk(cup, 5)}": "1", f"to_{pk(cup, 1)}": "1"})
     assert response.status_code == 302
     table_1 = set(Seat.objects.filter(table__number=1).values_list("entry_id", flat=True))
