@@ -24,6 +24,7 @@ from tournaments.models_game import Game as Game
 from tournaments.models_game import Ply as Ply
 from tournaments.models_game import PlyConflict as PlyConflict
 from tournaments.models_game import moving_order as moving_order
+from tournaments.models_season import Season as Season
 from tournaments.models_team import TEAM_SHEET_TARGET
 from tournaments.models_team import Team as Team
 
@@ -101,6 +102,13 @@ class Tournament(models.Model):
         # list against whom she has not yet played" (docs/pairing.md).
         BOOK = "book", _("the book's rule: top-down, the next player not yet met")
         CLOSEST = "closest", _("closest scores at each table")
+
+    class PreRound(models.TextChoices):
+        # Section 21: "Usually you begin a Swiss system tournament with some prior
+        # ranking, typically the result of the previous tournament, or a pre-round."
+        NONE = "", _("none: round 1 by the seeding")
+        RATING = "rating", _("a pre-round paired by rating")
+        RANDOM = "random", _("a pre-round paired at random")
 
     class Status(models.TextChoices):
         DRAFT = "draft", _("draft")
@@ -216,6 +224,41 @@ class Tournament(models.Model):
     # again, so later entries, withdrawals or a better search never change a league
     # under way. Empty for other kinds and before the start.
     league_schedule = models.JSONField(null=True, blank=True, editable=False)
+    # The club's season this event counts toward (models_season.py); empty = none.
+    season = models.ForeignKey(
+        Season,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="events",
+        verbose_name=_("season"),
+    )
+    pre_round = models.CharField(
+        _("pre-round"),
+        max_length=8,
+        choices=PreRound.choices,
+        default=PreRound.NONE,
+        blank=True,
+        help_text=_(
+            "Round 1 paired by rating or at random; its results give the order for the "
+            "Swiss proper."
+        ),
+    )
+    pre_round_counts = models.BooleanField(
+        _("the pre-round counts"),
+        default=True,
+        help_text=_("Whether the pre-round's scores count toward the standings."),
+    )
+    # Sections 3 and 18: "Such a match can already produce a clear winner; if it
+    # doesn't, let the two leaders in score play a two player to settle the issue."
+    decider = models.BooleanField(
+        _("decider at 3-player tables"),
+        default=False,
+        help_text=_(
+            "When a 3-player match is tied at the top, the two leaders play one 2-player "
+            "game to settle it."
+        ),
+    )
 
     class Meta:
         ordering = ["-date", "-created_at"]
