@@ -31,6 +31,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("t/", include("tournaments.urls")),
+    path("clubs/", include("tournaments.urls_clubs")),
     # A player's own link (their seat's token); the table-wide link of old is retired.
     path("report/<str:token>/", tournament_results.seat_report, name="seat-report"),
     path("players/<int:player_id>/", rating_views_players.player_detail, name="player-detail"),
