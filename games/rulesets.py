@@ -83,6 +83,16 @@ class Ruleset:
     # A game can be imported from the online client's event list
     # (games/pentagame/importer.py).
     imports_online_events: bool = False
+    # The book's duration of one game by table size, in minutes (Table 3: "duration
+    # (ca.) 20min 40min 1h 20min" at 2, 3 and 4 players), shown beside a club's own game
+    # lengths (docs/statistics.md); empty for a game the book does not time.
+    book_minutes: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def has_decider(self) -> bool:
+        """A 3-player match tied at the top can be settled by a 2-player game of the two
+        leaders (sections 3 and 18): a game played both by three and by two."""
+        return 2 in self.table_sizes and 3 in self.table_sizes
 
     def sheet_values(self, out: Sequence[int]) -> list[int]:
         return list(out) if self.sheet is None else self.sheet(out)
@@ -222,6 +232,7 @@ def _load_builtin() -> None:
             has_team_variant=True,
             has_board_page=True,
             imports_online_events=True,
+            book_minutes=((2, 20), (3, 40), (4, 80)),
         )
     )
     family: list[tuple[str, bool, DemoRecord]] = [

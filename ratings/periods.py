@@ -12,6 +12,7 @@ from games.rulesets import dense_ranks
 from ratings.models import RatingPeriod
 from ratings.systems import RatedGame
 from tournaments.models import Game, Round, Seat, Tournament, moving_order
+from tournaments.models_game import decider_order
 from tournaments.models_team import TABLE_TEAMS
 
 #: Periods read per pair of queries: bounds the size of the ``IN`` lists (SQLite limits
@@ -119,7 +120,8 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
     records = (
         Game.objects.filter(table__round_id__in=round_ids)
         .exclude(status__in=Game.WITHOUT_RESULT)
-        .filter(confirmed=True)
+        # A voided decider (its match no longer tied at the top) counts nowhere.
+        .filter(confirmed=True, voided=False)
         .order_by("table__round__number", "table__number", "number")
         .values_list(
             "id",
@@ -128,6 +130,8 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
             "status",
             "first_position",
             "direction",
+            "leader_a",
+            "leader_b",
             "out_1",
             "out_2",
             "out_3",
@@ -136,7 +140,7 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
     )
     unfinished = Game.Status.UNFINISHED
     rows = records.iterator(chunk_size=20_000)
-    for game_id, round_id, table_id, status, first, direction, *outs in rows:
+    for game_id, round_id, table_id, status, first, direction, leader_a, leader_b, *outs in rows:
         if status == unfinished and not any(outs):
             # Nobody brought a piece out before the turn ended: the game the standings
             # count as the book's 3:3 (docs/scoring.md, "Unplayed games") was never
@@ -145,7 +149,12 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
         table = names.get(table_id)
         if table is None:
             table = names[table_id] = {p: str(pid) for p, pid in seats[table_id].items()}
-        order = moving_order(first, direction, len(table))
+        if leader_a is not None and leader_b is not None:
+            # A 3-player match's decider: a 2-player game of its two leaders, rated as
+            # one (docs/scoring.md, "The 3-player decider").
+            order: tuple[int, ...] = decider_order(first, (leader_a, leader_b))
+        else:
+            order = moving_order(first, direction, len(table))
         game = RatedGame(
             seats=tuple(table[p] for p in order),
             out=tuple(int(outs[p - 1] or 0) for p in order),

@@ -14,7 +14,7 @@ from django.urls import reverse
 from games import rulesets
 from tests.factories import UserFactory
 from tournaments.demo import CLUB, EVENING, SWISS, demo_load
-from tournaments.models import Club, Game, Player, Seat, Tournament
+from tournaments.models import Club, Game, Player, Season, Seat, Tournament
 from tournaments.services.actor import Actor
 from tournaments.services.results import game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
@@ -86,6 +86,7 @@ def names() -> list[str]:
     found = {"Agon", *(title for _, title in rulesets.choices())}
     found |= set(Player.objects.values_list("name", flat=True))
     found |= set(Tournament.objects.values_list("name", flat=True))
+    found |= set(Season.objects.values_list("name", flat=True))
     for name, city in Club.objects.values_list("name", "city"):
         found |= {name, city}
     # Longest first: "Pent-Up afternoon" goes before "Pent-Up".
@@ -104,12 +105,23 @@ def pages() -> list[str]:
         reverse("ratings:club-leaderboard", args=[club.slug]),
         reverse("tournament-create"),
         reverse("tournament-import"),
+        reverse("club-detail", args=[club.slug]),
+        reverse("club-statistics", args=[club.slug]),
+        reverse("season-create", args=[club.slug]),
     ]
     player = Player.objects.get(name="Jan Suchanek")
     urls += [
         reverse("player-detail", args=[player.pk]),
         reverse("ratings:player", args=[player.pk]),
     ]
+    for season in Season.objects.filter(club=club):
+        urls += [
+            reverse("season-detail", args=[club.slug, season.slug]),
+            reverse("season-detail", args=[club.slug, season.slug]) + "?projector",
+            reverse("season-edit", args=[club.slug, season.slug]),
+            reverse("season-statistics", args=[club.slug, season.slug]),
+            reverse("season-player", args=[club.slug, season.slug, player.pk]),
+        ]
     for tournament in Tournament.objects.all():
         slug = tournament.slug
         entry = tournament.entries.order_by("seed").first()
@@ -122,6 +134,7 @@ def pages() -> list[str]:
             reverse("tournament-manage", args=[slug]),
             reverse("tournament-edit", args=[slug]),
             reverse("tournament-crosstable", args=[slug]),
+            reverse("tournament-statistics", args=[slug]),
         ]
         team = tournament.teams.order_by("seed").first()
         if team is not None:

@@ -16,15 +16,16 @@ from django.db import transaction
 from games import rulesets
 from games.pentagame import replay
 from games.pentagame.playout import random_game
-from tournaments.models import GAMES, Club, Entry, Game, Round, Tournament
+from tournaments.models import GAMES, Club, Entry, Game, Round, Season, Tournament
 from tournaments.services.clubs import club_create, club_organisers_set
 from tournaments.services.entries import entries_paste, entry_check_in
 from tournaments.services.evenings import evening_close
 from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_record
 from tournaments.services.results import Actor, game_record_moves, game_record_out
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.services.seasons import season_create
 from tournaments.services.teams import teams_paste
-from tournaments.services.tournaments import tournament_create
+from tournaments.services.tournaments import tournament_create, tournament_update
 
 NAMES = [
     "Jan Suchanek",
@@ -56,6 +57,9 @@ CLUB = "pentagame-club-hamburg"
 SWISS = "autumn-swiss-2026"
 EVENING = "club-evening-2026-11-18"
 TEAMS = "doubles-cup-2026"
+SEASON = "autumn-2026"
+# The season's Wednesday evenings before the one of 18 November.
+SEASON_EVENINGS = [dt.date(2026, 9, 2) + dt.timedelta(weeks=2 * i) for i in range(6)]
 # The demo data is entered as the organiser's own script would: final results.
 DEMO = Actor.command()
 # A short tournament of each other game of the family: (game, players, policy).
@@ -184,7 +188,21 @@ def _evening(
     entries_paste(tournament=tournament, text="\n".join(present), by=by)
     for entry in Entry.objects.filter(tournament=tournament):
         entry_check_in(entry=entry, by=by)
-    for _ in range(2):
+    _play_evening(tournament, by, 2, strengths, rng)
+
+
+def _play_evening(
+    tournament: Tournament,
+    by: Actor,
+    rounds: int,
+    strengths: dict[str, float],
+    rng: random.Random,
+    colours: bool = False,
+) -> None:
+    """Play ``rounds`` rounds and close the evening: half the games move by move, the
+    others typed from the score sheet (pieces out, and with ``colours`` the winner's
+    colours out, section 22)."""
+    for _ in range(rounds):
         round_ = round_pair_next(tournament=tournament, by=by)
         round_publish(round=round_, by=by)
         for game in Game.objects.filter(table__round=round_).select_related("table"):
@@ -194,10 +212,60 @@ def _evening(
                 _play_game(game, names, strengths, rng)
             else:  # typed from the score sheet: pieces out only
                 out = [rng.randint(0, 2) for _ in range(n)]
-                out[rng.randrange(n)] = 3
-                game_record_out(game=game, out=out, by=DEMO)
+                winner = rng.randrange(n)
+                out[winner] = 3
+                # The winner's three colours out, in order.
+                gone = "".join(rng.sample("wbryg", 3))
+                game_record_out(
+                    game=game,
+                    out=out,
+                    by=DEMO,
+                    colours_out={str(winner + 1): gone} if colours else None,
+                )
         round_close(round=round_, by=by)
     evening_close(tournament=tournament, by=by)
+
+
+def _season(
+    club: Club, organiser: AbstractBaseUser, strengths: dict[str, float], rng: random.Random
+) -> None:
+    """A season of the club's Wednesday evenings since September, best 5 counted,
+    ranked after 3, 2 points for each evening played; the Swiss and the evening above
+    count toward it too."""
+    by = Actor.director(organiser)
+    season = season_create(
+        club=club,
+        name="Autumn season 2026",
+        slug=SEASON,
+        starts_on=dt.date(2026, 9, 1),
+        ends_on=dt.date(2026, 12, 31),
+        best_of=5,
+        min_events=3,
+        participation_points=2,
+        by=by,
+    )
+    for day in SEASON_EVENINGS:
+        tournament = tournament_create(
+            club=club,
+            name=f"Club evening {day.day} {day:%B}",
+            slug=f"club-evening-{day.isoformat()}",
+            kind=Tournament.Kind.EVENING,
+            published=True,
+            date=day,
+            season=season,
+            by=by,
+        )
+        present = rng.sample(NAMES, rng.randint(8, 12))
+        entries_paste(
+            tournament=tournament,
+            text="\n".join(f"{n}, {1500 + round(strengths[n] * 150)}" for n in present),
+            by=by,
+        )
+        for entry in Entry.objects.filter(tournament=tournament):
+            entry_check_in(entry=entry, by=by)
+        _play_evening(tournament, by, 3, strengths, rng, colours=True)
+    for slug in (SWISS, EVENING):
+        tournament_update(tournament=Tournament.objects.get(slug=slug), season=season, by=by)
 
 
 def _teams(club: Club, organiser: AbstractBaseUser, rng: random.Random) -> None:
@@ -293,6 +361,10 @@ def demo_load(*, organiser: AbstractBaseUser) -> str:
         with transaction.atomic():
             _teams(club, organiser, rng)
         done.append("2 vs 2 team event")
+    if not Season.objects.filter(club=club, slug=SEASON).exists():
+        with transaction.atomic():
+            _season(club, organiser, strengths, rng)
+        done.append("a season of club evenings")
     for game, players, policy in FAMILY:
         if not Tournament.objects.filter(game=game).exists():
             with transaction.atomic():

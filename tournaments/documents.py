@@ -141,6 +141,30 @@ class GameDocument(serializers.Serializer):
     # The game's version (its count of writes), so a device that saw it before the
     # export still gets a conflict rather than overwriting; absent in older documents.
     version = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
+    # A 3-player match's decider (docs/scoring.md): its two leaders' seat positions, and
+    # whether it is voided. Absent in older documents: a game of the match.
+    decider = serializers.BooleanField(required=False, default=False)
+    leaders = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=3),
+        min_length=2,
+        max_length=2,
+        allow_null=True,
+        required=False,
+        default=None,
+    )
+    voided = serializers.BooleanField(required=False, default=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        leaders = attrs.get("leaders")
+        if attrs["decider"] != (leaders is not None) or (
+            leaders is not None and leaders[0] >= leaders[1]
+        ):
+            raise serializers.ValidationError(
+                {"leaders": "a decider names its two leaders' seat positions, lower first"}
+            )
+        if attrs["voided"] and not attrs["decider"]:
+            raise serializers.ValidationError({"voided": "only a decider is voided"})
+        return attrs
 
 
 class TableDocument(serializers.Serializer):

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -10,7 +11,7 @@ from django.utils.translation import pgettext_lazy
 
 from games import rulesets
 
-from .models import Club, Entry, Tournament
+from .models import Club, Entry, Season, Tournament
 from .models_game import MAX_SEATS, out_fields
 from .services.result_path import ResultEntry
 from .standings import ALL_TIE_BREAKS
@@ -25,6 +26,7 @@ class TournamentForm(forms.ModelForm):
             "game",
             "kind",
             "date",
+            "season",
             *Tournament.PLAY_SETTINGS,
             "tiebreaks",
             "published",
@@ -38,6 +40,7 @@ class TournamentForm(forms.ModelForm):
             "game": pgettext_lazy("which game of the family", "Game"),
             "kind": _("Kind"),
             "date": _("Date"),
+            "season": _("Season"),
             "rounds_planned": _("Rounds (turns) planned"),
             "policy": _("Tables"),
             "games_per_turn_2": _("Games per turn at a 2-player table"),
@@ -51,6 +54,15 @@ class TournamentForm(forms.ModelForm):
             "late_score": _("Round score of a late entrant for each round before her entry"),
             "pairing_method": _("Pairing method"),
             "seconds_per_move": _("Egg timer: seconds per move"),
+            "decider": _("Decider at 3-player tables"),
+            "pre_round": _("Pre-round"),
+        }
+        help_texts = {
+            "pre_round": _(
+                "Swiss tournaments only (the book, section 21): round 1 is paired by rating "
+                "or at random, and its result gives the order for the rounds after it. "
+                "Fixed once round 1 is paired."
+            ),
         }
 
     tiebreaks = forms.CharField(
@@ -59,6 +71,22 @@ class TournamentForm(forms.ModelForm):
         help_text=_(
             "Comma-separated, first decides first: opponents, median, direct, wins, rating, "
             "per_game, per_match, seated_after. Empty: opponents, median, direct, wins, rating."
+        ),
+    )
+    # A choice rather than a checkbox: a post without it (an older page, a script) keeps
+    # the setting, where an absent checkbox would say "no".
+    pre_round_counts = forms.TypedChoiceField(
+        required=False,
+        label=_("The pre-round's scores"),
+        choices=[
+            ("True", _("count toward the standings")),
+            ("False", _("only give the order")),
+        ],
+        coerce=lambda value: value == "True",
+        empty_value=None,
+        help_text=_(
+            "“Only give the order”: the standings start from round 2. Either way its games "
+            "are played and rated, and nobody meets the same opponent again."
         ),
     )
     uneven_turns = forms.BooleanField(
@@ -75,7 +103,7 @@ class TournamentForm(forms.ModelForm):
         label=_("Recompute the standings and ratings"),
         help_text=_(
             "Needed to change the game, the tables, the target, the games per turn, a "
-            "time factor or the late entrants' score once a round is paired."
+            "time factor, the decider or the late entrants' score once a round is paired."
         ),
     )
 
@@ -83,6 +111,14 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if clubs is not None:
             self.fields["club"].queryset = clubs
+            # The seasons of the clubs she may choose; the services check that the
+            # season is the chosen club's and covers the date.
+            self.fields["season"].queryset = Season.objects.filter(club__in=clubs).select_related(
+                "club"
+            )
+        self.fields["season"].help_text = _(
+            "The club's season this event counts toward; empty = none."
+        )
         if not played:
             del self.fields["recompute"]
         # A post without the method (an older page, a script) keeps the current one.
@@ -126,6 +162,21 @@ class TournamentForm(forms.ModelForm):
     def clean_pairing_method(self) -> str:
         method: str = self.cleaned_data.get("pairing_method") or self.instance.pairing_method
         return method
+
+    def _posted(self, name: str) -> bool:
+        return self.add_prefix(name) in self.data
+
+    def clean_pre_round(self) -> str:
+        # A post without the field (an older page, a script) keeps the setting.
+        if not self._posted("pre_round"):
+            return str(self.instance.pre_round)
+        return str(self.cleaned_data.get("pre_round") or "")
+
+    def clean_pre_round_counts(self) -> bool:
+        value = self.cleaned_data.get("pre_round_counts")
+        if value is None or not self._posted("pre_round_counts"):
+            return bool(self.instance.pre_round_counts)
+        return bool(value)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -254,10 +305,10 @@ class ResultForm(forms.Form):
                 required=False, max_length=9
             )
 
-    def entry(self, seats: int) -> ResultEntry:
-        """The valid form as the one result path's input, for a table of ``seats``."""
+    def entry(self, positions: Sequence[int]) -> ResultEntry:
+        """The valid form as the one result path's input, for a game played by the seat
+        ``positions`` (every seat of the table, or a decider's two leaders)."""
         data = self.cleaned_data
-        positions = range(1, seats + 1)
         return ResultEntry(
             out=[data.get(f"out_{p}") for p in positions],
             out_text=data.get("out") or "",
@@ -309,3 +360,33 @@ class TeamForm(forms.Form):
 
 class TeamNameForm(forms.Form):
     name = forms.CharField(label=_("Team name"), max_length=120)
+
+
+class SeasonForm(forms.ModelForm):
+    """A season's settings; saved by tournaments.services.seasons, never by the form."""
+
+    class Meta:
+        model = Season
+        fields = ["name", "starts_on", "ends_on", "best_of", "min_events", "participation_points"]
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}),
+            "ends_on": forms.DateInput(attrs={"type": "date"}),
+        }
+
+    def settings(self) -> dict[str, Any]:
+        return {f: self.cleaned_data[f] for f in self._meta.fields or () if f in self.cleaned_data}
+
+    def validate_unique(self) -> None:
+        # The services check the name within the club (the form has no club field).
+        pass
+
+    def clean(self) -> dict[str, Any]:
+        # Before the model's own check, whose message names no field.
+        data = super().clean() or {}
+        starts, ends = data.get("starts_on"), data.get("ends_on")
+        if starts and ends and ends < starts:
+            self.add_error("ends_on", _("the season ends before it starts"))
+        return data
+
+    def save(self, commit: bool = True) -> Season:
+        raise NotImplementedError("save through season_create / season_update")

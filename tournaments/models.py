@@ -130,6 +130,9 @@ class Tournament(models.Model):
         "absence_score",
         "late_score",
         "seconds_per_move",
+        "decider",
+        "pre_round",
+        "pre_round_counts",
     )
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")

@@ -3,7 +3,8 @@ engine replayed to derive them."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+import operator
+from functools import lru_cache, reduce
 
 from django.conf import settings
 from django.db import models
@@ -29,6 +30,35 @@ def moving_order(first_position: int, direction: str, seats: int) -> tuple[int, 
     if direction == "widdershins":
         ring = [ring[0], *reversed(ring[1:])]
     return tuple(ring)
+
+
+# The seat positions a decider can be played by: two of a 3-player table's three.
+DECIDER_PAIRS = ((1, 2), (1, 3), (2, 3))
+
+
+def _decider_pieces_out(*, isnull: bool, others: bool = False) -> Q:
+    """Per possible pair of leaders: their pieces out (``others``: the other seats')
+    null or not."""
+    conditions = [
+        Q(
+            decider=True,
+            leader_a=a,
+            leader_b=b,
+            **{
+                f"out_{p}__isnull": isnull
+                for p in range(1, MAX_SEATS + 1)
+                if (p in (a, b)) != others
+            },
+        )
+        for a, b in DECIDER_PAIRS
+    ]
+    return reduce(operator.or_, conditions)
+
+
+def decider_order(first_position: int, leaders: tuple[int, int]) -> tuple[int, int]:
+    """A decider's moving order: the leader who moves first, then the other."""
+    a, b = leaders
+    return (first_position, b if first_position == a else a)
 
 
 class Game(models.Model):
@@ -86,6 +116,16 @@ class Game(models.Model):
     reported_by_position = models.PositiveSmallIntegerField(null=True, blank=True)
     # Optimistic concurrency: a write names the version it saw; a stale one is refused.
     version = models.PositiveIntegerField(default=0)
+    # Sections 3 and 18: a 3-player match tied at the top adds a decider, a 2-player game
+    # of the two leaders (services/deciders.py). `leader_a` < `leader_b` are their seat
+    # positions; pieces out are stored at those two, the third seat's stays empty.
+    decider = models.BooleanField(default=False)
+    leader_a = models.PositiveSmallIntegerField(null=True, blank=True)
+    leader_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A decider whose match is no longer tied at the top (a result was corrected, or the
+    # option switched off): kept with its result and submissions as the trail, counting
+    # nowhere; it counts again should the same two leaders tie again.
+    voided = models.BooleanField(default=False)
 
     class Meta:
         # The table keeps the name it had in the games app: moving the model moved no row.
@@ -100,9 +140,34 @@ class Game(models.Model):
                 )
                 for i in range(1, MAX_SEATS + 1)
             ],
+            # A result has the pieces out of every seat that plays: seats 1 and 2 at least
+            # (the table's further seats are checked by the services), a decider's two
+            # leaders.
             models.CheckConstraint(
-                condition=Q(status="pending") | Q(out_1__isnull=False, out_2__isnull=False),
+                condition=Q(status="pending")
+                | Q(decider=False, out_1__isnull=False, out_2__isnull=False)
+                | _decider_pieces_out(isnull=False),
                 name="game_result_has_pieces_out",
+            ),
+            # A decider is two leaders of a 3-player table, lower position first; only a
+            # decider is voided. The seat that does not play has no pieces out.
+            models.CheckConstraint(
+                condition=Q(
+                    decider=False, leader_a__isnull=True, leader_b__isnull=True, voided=False
+                )
+                | Q(decider=True, leader_a__gte=1, leader_b__gt=F("leader_a"), leader_b__lte=3),
+                name="game_decider_two_leaders",
+            ),
+            models.CheckConstraint(
+                condition=Q(decider=False) | _decider_pieces_out(isnull=True, others=True),
+                name="game_decider_third_seat_empty",
+            ),
+            # One decider that counts per table: two reports racing to complete a tied
+            # match cannot add two (services/deciders.py locks the table as well).
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(decider=True, voided=False),
+                name="game_one_live_decider_per_table",
             ),
         ]
 
@@ -114,11 +179,35 @@ class Game(models.Model):
         """Whether the result enters standings and ratings."""
         return self.status not in self.WITHOUT_RESULT and self.confirmed
 
+    @property
+    def leaders(self) -> tuple[int, int] | None:
+        """A decider's two seat positions, lower first; None for a game of the match."""
+        if not self.decider or self.leader_a is None or self.leader_b is None:
+            return None
+        return (self.leader_a, self.leader_b)
+
+    @property
+    def leaders_out(self) -> list[int | None]:
+        """A decider's pieces out, the two leaders' in seat order (empty for a game of
+        the match), for pages that list a table's games."""
+        leaders = self.leaders
+        return [] if leaders is None else [getattr(self, f"out_{p}") for p in leaders]
+
+    def positions(self, seats: int) -> tuple[int, ...]:
+        """The seat positions that play this game, in seat order: every seat of the
+        table, or a decider's two leaders. A game's pieces-out list (`out_list`, a
+        result's ``out``) has one value per position here, in this order."""
+        leaders = self.leaders
+        return leaders if leaders is not None else tuple(range(1, seats + 1))
+
     def moving_order(self, seats: int) -> tuple[int, ...]:
+        leaders = self.leaders
+        if leaders is not None:
+            return decider_order(self.first_position, leaders)
         return moving_order(self.first_position, self.direction, seats)
 
     def out_list(self, seats: int) -> list[int | None]:
-        return [getattr(self, name) for name in out_fields(seats)]
+        return [getattr(self, f"out_{p}") for p in self.positions(seats)]
 
 
 class Ply(models.Model):

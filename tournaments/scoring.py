@@ -141,3 +141,54 @@ def round_scores(
             raise ValueError("team tables need an explicit factor")
         weight = factor
     return [score * weight for score in _match(games, settings, teams)]
+
+
+# --- The 3-player decider (sections 3 and 18) -----------------------------------------
+#
+# Section 18: "Thus it is reasonable to always play *two* three player games, one
+# clockwise and one counterclockwise. Such a match can already produce a clear winner; if
+# it doesn't, let the two leaders in score play a two player to settle the issue."
+# Section 3: "You can play twice with three players, then (in case of a draw) have the
+# leading two play a two-player." (docs/scoring.md, "The 3-player decider")
+
+
+def match_leaders(games: Sequence[Sequence[int]], settings: ScoringSettings) -> tuple[int, ...]:
+    """The seat indexes sharing the best match total (the sum of the games' scores
+    before time weighting); one index when the match has a clear winner."""
+    totals = _match(games, settings, None)
+    best = max(totals)
+    return tuple(seat for seat, total in enumerate(totals) if abs(total - best) < 1e-9)
+
+
+def decider_pair(
+    games: Sequence[Sequence[int]], settings: ScoringSettings
+) -> tuple[int, int] | None:
+    """The two leaders who play the decider, as seat indexes: exactly two seats tied at
+    the top of a 3-player match. None when the match has a clear winner, and when all
+    three share the top: the book's decider is "the two leaders", and a 2-player game of
+    two of three equal players would leave the third out without a game."""
+    if not games or len(games[0]) != 3:
+        return None
+    leaders = match_leaders(games, settings)
+    return (leaders[0], leaders[1]) if len(leaders) == 2 else None
+
+
+def decider_first(pair: tuple[int, int], firsts: Sequence[int]) -> int:
+    """Which of the two leaders moves first in the decider: the one who began fewer of
+    the match's games (``firsts``: the seat index that began each), as the first move
+    alternates at a 2-player table; equal, the lower seat."""
+    a, b = pair
+    return b if firsts.count(b) < firsts.count(a) else a
+
+
+def decider_winner(out: Sequence[int], finished: bool, settings: ScoringSettings) -> int | None:
+    """The index (0 or 1) of the leader who won the decider: a finished game with the
+    better score alone. A drawn decider (3:3) or one the turn ended before it was won
+    settles nothing: the match stays shared (as a game that is not a win in the `wins`
+    tie-break)."""
+    if not finished or len(out) != 2:
+        return None
+    scores = settings.game_scores(out)
+    if abs(scores[0] - scores[1]) < 1e-9:
+        return None
+    return 0 if scores[0] > scores[1] else 1

@@ -75,6 +75,11 @@ class TableResult:
     games: tuple[GameResult, ...]
     factor: float | None = None  # None: the settings' factor for the table size
     teams: tuple[tuple[int, ...], ...] | None = None  # seat indexes per team (section 19)
+    # The seat index of the winner of the table's decider (sections 3 and 18: "let the
+    # two leaders in score play a two player to settle the issue"). The decider is no
+    # game of the turn: its score enters no round score, average or game count; its win
+    # counts in the `wins` tie-break, as a game she won.
+    decider_winner: int | None = None
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,9 @@ class RoundResult:
     tables: tuple[TableResult, ...]
     byes: tuple[str, ...] = ()
     absent: tuple[str, ...] = ()
+    # False: a pre-round whose scores do not count (docs/pairing.md, "Pre-round"): its
+    # players are marked as having played it (so they are ranked), nothing more.
+    counts: bool = True
 
 
 @dataclass(frozen=True)
@@ -141,7 +149,10 @@ def compute_standings(
     if len(tally) != len(players):
         raise ValueError("player ids must be unique")
     for rnd in rounds:
-        _score_round(rnd, tally, players, settings)
+        if rnd.counts:
+            _score_round(rnd, tally, players, settings)
+        else:
+            _mark_round(rnd, tally, players, settings)
 
     opponents = {pid: _opponents(t, tally) for pid, t in tally.items()}
     by_id = {p.id: p for p in players}
@@ -302,6 +313,8 @@ def _score_round(
         per_match = factorial(n - 1) if table.teams is None else TEAM_MATCH_GAMES
         partners = _partners(table)
         weighted = [m * factor for m in match]
+        if table.decider_winner is not None:
+            wins[table.decider_winner] += 1
         for seat, pid in enumerate(table.seats):
             t = take(pid)
             t.score += weighted[seat]
@@ -338,6 +351,20 @@ def _score_round(
             else:
                 tally[p.id].score += settings.absence_score
             tally[p.id].marks.append("late" if late else "absent")
+
+
+def _mark_round(
+    rnd: RoundResult,
+    tally: dict[str, _Tally],
+    players: Iterable[StandingsPlayer],
+    settings: ScoringSettings,
+) -> None:
+    """A round that does not count: each player's mark for it (table, bye, absent,
+    late), checked as any round's, and no score, game, win or opponent."""
+    scratch = {pid: _Tally() for pid in tally}
+    _score_round(rnd, scratch, players, settings)
+    for pid, t in scratch.items():
+        tally[pid].marks.extend(t.marks)
 
 
 def _partners(table: TableResult) -> list[frozenset[int]]:

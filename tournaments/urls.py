@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import desk, editor, live, print, public, results, run, teams, wall
+from .views import desk, editor, live, print, public, results, run, statistics, teams, wall
 
 urlpatterns = [
     path("new/", run.tournament_create, name="tournament-create"),
@@ -8,6 +8,11 @@ urlpatterns = [
     path("<slug:slug>/", public.tournament_detail, name="tournament-detail"),
     path("<slug:slug>/standings/", public.tournament_standings_view, name="tournament-standings"),
     path("<slug:slug>/teams/", teams.team_standings_view, name="team-standings"),
+    path(
+        "<slug:slug>/statistics/",
+        statistics.tournament_statistics_view,
+        name="tournament-statistics",
+    ),
     path(
         "<slug:slug>/crosstable/", public.tournament_crosstable_view, name="tournament-crosstable"
     ),

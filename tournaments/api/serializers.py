@@ -17,6 +17,8 @@ from tournaments.models import (
     Skip,
     Team,
 )
+from tournaments.pairing.pre_round import DRAW_LIMIT
+from tournaments.selectors.pre_round import pre_round_view
 from tournaments.services.result_path import PlyEntry
 
 __all__ = ["TournamentSerializer"]  # defined with the document formats it shares
@@ -121,6 +123,18 @@ class ReseedRequestSerializer(serializers.Serializer):
             "rating. Without it the seeds follow the ratings."
         ),
     )
+    season = serializers.SlugField(
+        required=False,
+        help_text=(
+            "Seed by the standings of this season of the club (its slug): its ranked "
+            "players in the season's order, then everyone else by rating."
+        ),
+    )
+
+    def validate(self, attrs: dict) -> dict:
+        if "event" in attrs and "season" in attrs:
+            raise serializers.ValidationError({"season": "give an event or a season, not both"})
+        return attrs
 
 
 class ReseedSerializer(serializers.Serializer):
@@ -187,10 +201,50 @@ class TeamFormSerializer(serializers.Serializer):
     )
 
 
+class PreRoundOrderSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    entry = serializers.IntegerField()
+    player = serializers.CharField()
+    score = serializers.FloatField(help_text="her score in the pre-round")
+
+
+class PreRoundSerializer(serializers.Serializer):
+    by = serializers.ChoiceField(choices=["rating", "random"])
+    draw = serializers.IntegerField(
+        allow_null=True, help_text="the draw's number (at random): anyone can replay it"
+    )
+    counts = serializers.BooleanField(help_text="its scores count toward the standings")
+    order = PreRoundOrderSerializer(
+        many=True,
+        allow_null=True,
+        help_text="once it is closed: the order its result gives the Swiss proper",
+    )
+
+
 class RoundSerializer(serializers.ModelSerializer):
+    pre_round = serializers.SerializerMethodField(
+        help_text="Round 1 of a Swiss tournament with a pre-round: how it was paired and, "
+        'once closed, the order it gives (docs/pairing.md, "Pre-round"); null otherwise.'
+    )
+
     class Meta:
         model = Round
-        fields = ["number", "status", "created_at", "published_at", "closed_at"]
+        fields = ["number", "status", "created_at", "published_at", "closed_at", "pre_round"]
+
+    @extend_schema_field(PreRoundSerializer(allow_null=True))
+    def get_pre_round(self, round_: Round) -> dict[str, Any] | None:
+        view = pre_round_view(round_)
+        return None if view is None else view.as_json()
+
+
+class PairRequestSerializer(serializers.Serializer):
+    draw = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=DRAW_LIMIT - 1,
+        help_text="Round 1 of a pre-round paired at random: the draw's number (e.g. drawn "
+        "from a hat in the room); without it the site draws one. Refused otherwise.",
+    )
 
 
 class CheckInSerializer(serializers.Serializer):
@@ -309,6 +363,27 @@ class GameOutSerializer(serializers.Serializer):
     letters = serializers.ListField(child=serializers.CharField(allow_blank=True))
     moves = serializers.IntegerField(help_text="plies recorded")
     version = serializers.IntegerField()
+    decider = serializers.BooleanField(
+        help_text="A 3-player match's decider: a 2-player game of the two leaders, who "
+        "sit at `positions` (`out` and `letters` list theirs, in seat order)."
+    )
+    positions = serializers.ListField(
+        child=serializers.IntegerField(), help_text="the seat positions that play this game"
+    )
+    voided = serializers.BooleanField(
+        help_text="A decider whose match is no longer tied at the top: it counts nowhere."
+    )
+
+
+class MatchOutSerializer(serializers.Serializer):
+    leaders = serializers.ListField(
+        child=serializers.IntegerField(), help_text="seat positions sharing the best match total"
+    )
+    winner = serializers.IntegerField(
+        allow_null=True, help_text="the seat position that won the match; null: shared"
+    )
+    by_decider = serializers.BooleanField(help_text="the decider settled it")
+    pending = serializers.BooleanField(help_text="the decider has no result yet")
 
 
 class TableOutSerializer(serializers.Serializer):
@@ -316,13 +391,24 @@ class TableOutSerializer(serializers.Serializer):
     is_bye = serializers.BooleanField()
     seats = SeatOutSerializer(many=True)
     games = GameOutSerializer(many=True)
+    match = MatchOutSerializer(
+        allow_null=True,
+        help_text="Where the tournament plays deciders, a 3-player table's match once "
+        "every game of it counts (docs/scoring.md); null otherwise.",
+    )
 
 
 class GameSerializer(serializers.ModelSerializer):
     table = serializers.IntegerField(source="table.number", read_only=True)
     round = serializers.IntegerField(source="table.round.number", read_only=True)
     tournament = serializers.CharField(source="table.round.tournament.slug", read_only=True)
-    out = serializers.SerializerMethodField()
+    out = serializers.SerializerMethodField(
+        help_text="pieces out per seat position; a decider's two leaders' in seat order"
+    )
+    leaders = serializers.SerializerMethodField(
+        help_text="A decider (a 3-player match tied at the top, settled by a 2-player game "
+        "of the two leaders): their seat positions; null for a game of the match."
+    )
 
     class Meta:
         model = Game
@@ -342,7 +428,15 @@ class GameSerializer(serializers.ModelSerializer):
             "version",
             "entered_at",
             "confirmed",
+            "decider",
+            "leaders",
+            "voided",
         ]
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField(), allow_null=True))
+    def get_leaders(self, game: Game) -> list[int] | None:
+        leaders = game.leaders
+        return None if leaders is None else list(leaders)
 
     def get_out(self, game: Game) -> list[int | None]:
         # The list's queryset counts the seats in its one query (`seat_count`); a single
@@ -388,8 +482,9 @@ class PlySerializer(serializers.Serializer):
 
 
 class GameResultSerializer(serializers.Serializer):
-    """Either `out` (pieces out per seat position), or `moves` (the book's notation), or
-    `events` (the online client's JSON event list). `version` is the version you saw."""
+    """Either `out` (pieces out per seat position; a decider's two leaders', in seat
+    order), or `moves` (the book's notation), or `events` (the online client's JSON event
+    list). `version` is the version you saw."""
 
     out = serializers.ListField(child=serializers.IntegerField(allow_null=True), required=False)
     finished = serializers.BooleanField(default=True)

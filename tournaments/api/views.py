@@ -36,6 +36,7 @@ from tournaments.models import (
     Player,
     ResultSubmission,
     Round,
+    Season,
     Seat,
     Team,
     Tournament,
@@ -51,6 +52,7 @@ from tournaments.selectors.standings import (
 from tournaments.selectors.teams import team_standings
 from tournaments.selectors.tournaments import (
     players_visible_to,
+    seed_seasons,
     seed_sources,
     tournaments_visible_to,
 )
@@ -367,11 +369,18 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         """Seeds follow the ratings, highest first; an entry without a rating takes the
         player's current one if she has one, and the unrated are seeded last. With
         `event`, the final standings of that earlier event of the club come first (the
-        book's prior ranking, section 21), the players new since then after them."""
+        book's prior ranking, section 21), the players new since then after them; with
+        `season`, that season's standings of the club the same way."""
         data = s.ReseedRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        tournament, source = self.tournament(), None
-        if "event" in data.validated_data:
+        tournament = self.tournament()
+        source: Tournament | Season | None = None
+        if "season" in data.validated_data:
+            slug_ = data.validated_data["season"]
+            source = next((x for x in seed_seasons(tournament) if x.slug == slug_), None)
+            if source is None:
+                raise ServiceError(_("choose a season of this club"), field="season")
+        elif "event" in data.validated_data:
             event = data.validated_data["event"]
             source = next((t for t in seed_sources(tournament) if t.slug == event), None)
             if source is None:
@@ -618,7 +627,7 @@ class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnly
         return rounds
 
     @extend_schema(
-        request=None,
+        request=s.PairRequestSerializer,
         responses={
             201: s.RoundSerializer,
             409: OpenApiResponse(
@@ -628,8 +637,12 @@ class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnly
     )
     def create(self, request: Request, slug: str) -> Response:
         """Pair the next round (turn)."""
+        data = s.PairRequestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
         round_ = round_services.round_pair_next(
-            tournament=self.tournament(), by=Actor.director(request.user)
+            tournament=self.tournament(),
+            by=Actor.director(request.user),
+            draw=data.validated_data.get("draw"),
         )
         return Response(s.RoundSerializer(round_).data, status=status.HTTP_201_CREATED)
 
@@ -644,11 +657,15 @@ class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnly
         )
         return Response(s.RoundSerializer(round_).data)
 
-    @extend_schema(request=None, responses={200: s.RoundSerializer})
+    @extend_schema(request=s.PairRequestSerializer, responses={200: s.RoundSerializer})
     @action(detail=True, methods=["post"])
     def repair(self, request: Request, slug: str, number: str) -> Response:
+        data = s.PairRequestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
         round_ = round_services.round_repair(
-            round=self.get_object(), by=Actor.director(request.user)
+            round=self.get_object(),
+            by=Actor.director(request.user),
+            draw=data.validated_data.get("draw"),
         )
         return Response(s.RoundSerializer(round_).data)
 

@@ -12,7 +12,13 @@ from tournaments.models import Round, Tournament
 from tournaments.models_team import TABLE_TEAMS
 from tournaments.pairing.league import LeagueSchedule
 
-from .standings import StandingRow, scoring_settings, tournament_standings, tournament_tables
+from .standings import (
+    StandingRow,
+    scoring_settings,
+    tournament_standings,
+    tournament_tables,
+    uncounted_rounds,
+)
 from .teams import TeamStandingRow, team_standings
 
 
@@ -88,10 +94,12 @@ def tournament_crosstable(*, tournament: Tournament) -> Crosstable:
     if tournament.is_team_event:
         return team_event_crosstable(tournament=tournament)
     standings = tournament_standings(tournament=tournament)
+    # A pre-round that does not count is no part of the crosstable either.
+    uncounted = uncounted_rounds(tournament)
     tables = [
         SharedTable(t.round, tuple(str(e) for e in t.entries), tuple(tuple(g) for g in t.games))
         for t in tournament_tables(tournament=tournament, closed_only=True)
-        if not t.is_bye
+        if not t.is_bye and t.round not in uncounted
     ]
     scheduled: list[tuple[int, tuple[str, ...]]] = []
     deviation: list[tuple[str, str, int]] = []

@@ -47,8 +47,12 @@ def game_live_state(
     plies_at: tuple[datetime, datetime] | None = None,
     conflicts: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """One game's live state (see the module's docstring)."""
+    """One game's live state (see the module's docstring). ``out`` lists the pieces out
+    of the seats that play (`Game.positions`: every seat, or a decider's two leaders)."""
     order = game.moving_order(seats)
+    positions = game.positions(seats)
+    # A decider is a 2-player game at a 3-player table: its board has its two players.
+    seats = len(positions)
     in_progress = game.status == Game.Status.IN_PROGRESS
     board = _board(tournament, game, seats) if game.moves else None
     to_move = None
@@ -61,7 +65,7 @@ def game_live_state(
         out: list[int | None] = [0] * seats
         if board is not None:
             for engine_seat, position in enumerate(order):
-                out[position - 1] = len(board["out"][engine_seat])
+                out[positions.index(position)] = len(board["out"][engine_seat])
     else:
         out = game.out_list(seats)
     seconds = tournament.seconds_per_move
@@ -81,6 +85,7 @@ def game_live_state(
         "last": game.moves[-1] if game.moves else None,
         "to_move": to_move,
         "out": out,
+        "positions": list(positions),
         "board": board,
         # Seat positions in moving order: the board's seat k is position order[k - 1].
         "order": list(order),

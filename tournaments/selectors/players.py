@@ -90,14 +90,16 @@ def player_shared_games(
         players.setdefault(table_id, []).append(pid)
         names[pid] = name
     games = []
-    for table_id, target, game, *outs in (
-        Game.objects.filter(table_id__in=table_ids, confirmed=True)
+    for table_id, target, game, leader_a, leader_b, *outs in (
+        Game.objects.filter(table_id__in=table_ids, confirmed=True, voided=False)
         .exclude(status__in=Game.WITHOUT_RESULT)
         .order_by("table_id", "number")
         .values_list(
             "table_id",
             "target",
             "table__round__tournament__game",
+            "leader_a",
+            "leader_b",
             "out_1",
             "out_2",
             "out_3",
@@ -106,6 +108,14 @@ def player_shared_games(
     ):
         seated = players.get(table_id, [])
         if len(seated) < 2:
+            continue
+        if leader_a is not None and leader_b is not None:
+            # A decider: a 2-player game of the two leaders of a 3-player table.
+            positions = (leader_a, leader_b)
+            if leader_b > len(seated):
+                continue
+            out = tuple(int(outs[p - 1] or 0) for p in positions)
+            games.append(SharedGame(tuple(seated[p - 1] for p in positions), out, target, game))
             continue
         out = tuple(int(o or 0) for o in outs[: len(seated)])
         games.append(SharedGame(tuple(seated), out, target, game))

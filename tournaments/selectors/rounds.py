@@ -12,7 +12,7 @@ from games.letters import colour_letter
 from tournaments.models import Game, ResultSubmission, Round, Seat, Table
 from tournaments.models_game import MAX_SEATS, out_fields
 from tournaments.models_team import TEAM_FACTOR
-from tournaments.scoring import round_scores
+from tournaments.scoring import decider_winner, match_leaders, round_scores
 
 from .standings import scoring_settings, table_teams
 
@@ -50,6 +50,12 @@ class GameRow:
     # A game being played: its live state (selectors/live.py attach_live), when a page
     # shows games live.
     live: dict[str, Any] | None = None
+    # A 3-player match's decider (services/deciders.py): a 2-player game of the two
+    # leaders, the seat positions in ``positions`` (``out`` and ``letters`` have one
+    # value per position there); voided: its match is no longer tied at the top.
+    decider: bool = False
+    positions: tuple[int, ...] = ()
+    voided: bool = False
 
     @property
     def played(self) -> bool:
@@ -85,6 +91,19 @@ class GameRow:
         ]
 
 
+@dataclass(frozen=True)
+class MatchResult:
+    """Who won a 3-player table's match, shown at the table where the tournament plays
+    deciders (docs/scoring.md, "The 3-player decider"): the best match total alone, or
+    the decider's winner; ``pending`` while the decider has no result; else shared by
+    ``leaders`` (a drawn or unplayed decider, three tied)."""
+
+    leaders: tuple[int, ...]
+    winner: int | None = None
+    by_decider: bool = False
+    pending: bool = False
+
+
 @dataclass
 class TableRow:
     id: int
@@ -92,14 +111,24 @@ class TableRow:
     is_bye: bool
     seats: list[SeatRow] = field(default_factory=list)
     games: list[GameRow] = field(default_factory=list)
+    # The match's result where the tournament plays deciders, once every game counts.
+    match: MatchResult | None = None
+
+    @property
+    def counting_games(self) -> list[GameRow]:
+        """The games that count toward the table's results: a voided decider does not."""
+        return [g for g in self.games if not g.voided]
 
     @property
     def complete(self) -> bool:
-        return all(g.played and g.confirmed for g in self.games)
+        return all(g.played and g.confirmed for g in self.counting_games)
 
     @property
     def awaiting_confirmation(self) -> bool:
-        return any(g.played and not g.confirmed for g in self.games)
+        return any(g.played and not g.confirmed for g in self.counting_games)
+
+    def name_at(self, position: int) -> str:
+        return next((s.name for s in self.seats if s.position == position), str(position))
 
 
 @dataclass(frozen=True)
@@ -110,13 +139,13 @@ class RoundProgress:
 
 def round_progress(tables: list[TableRow]) -> RoundProgress:
     """How many of the round's games have a result that counts (byes have none)."""
-    games = [g for t in tables if not t.is_bye for g in t.games]
+    games = [g for t in tables if not t.is_bye for g in t.counting_games]
     return RoundProgress(done=sum(g.counted for g in games), total=len(games))
 
 
 def round_progress_counted(round_: Round) -> RoundProgress:
     """round_progress counted in the database: one query, without loading the tables."""
-    counts = Game.objects.filter(table__round=round_, table__is_bye=False).aggregate(
+    counts = Game.objects.filter(table__round=round_, table__is_bye=False, voided=False).aggregate(
         total=Count("pk"),
         done=Count("pk", filter=Q(confirmed=True) & ~Q(status__in=Game.WITHOUT_RESULT)),
     )
@@ -137,6 +166,7 @@ _GAME_FIELDS = (
     "pk", "table_id", "number", "first_position", "direction", "status",
     *out_fields(MAX_SEATS),
     "colours_out", "moves", "version", "confirmed", "reported_by_position",
+    "decider", "leader_a", "leader_b", "voided",
 )  # fmt: skip
 
 
@@ -185,6 +215,9 @@ def round_tables(*, round_: Round, table_id: int | None = None) -> list[TableRow
         n = len(table.seats)
         for game in games_by_table[table.id]:
             colours = game["colours_out"] or {}
+            positions = (
+                (game["leader_a"], game["leader_b"]) if game["decider"] else tuple(range(1, n + 1))
+            )
             table.games.append(
                 GameRow(
                     id=game["pk"],
@@ -192,13 +225,16 @@ def round_tables(*, round_: Round, table_id: int | None = None) -> list[TableRow
                     first_position=game["first_position"],
                     direction=game["direction"],
                     status=game["status"],
-                    out=[game[name] for name in out_fields(n)],
-                    letters=[colour_letter(colours.get(str(p), [])) for p in range(1, n + 1)],
+                    out=[game[f"out_{p}"] for p in positions],
+                    letters=[colour_letter(colours.get(str(p), [])) for p in positions],
                     moves=len(game["moves"] or ()),
                     version=game["version"],
                     confirmed=game["confirmed"],
                     reported_by=game["reported_by_position"],
                     disputed=game["pk"] in disputed,
+                    decider=game["decider"],
+                    positions=positions,
+                    voided=game["voided"],
                 )
             )
         if table.is_bye:
@@ -210,11 +246,14 @@ def round_tables(*, round_: Round, table_id: int | None = None) -> list[TableRow
         # forced closed) counts as 0:0 unfinished, the book's even result, as in the
         # standings (docs/scoring.md, "Unplayed games").
         closed = round_.status == Round.Status.CLOSED
+        # A decider enters no round score: it settles the match (docs/scoring.md).
         played = [
             [int(o or 0) if g.played else 0 for o in g.out]
             for g in table.games
-            if (g.played or closed) and g.confirmed
+            if (g.played or closed) and g.confirmed and not g.decider
         ]
+        if round_.tournament.decider and n == 3:
+            table.match = _match_result(table, settings, closed=closed)
         if played:
             teams = table_teams(round_.tournament, n)
             factor = TEAM_FACTOR if teams else None
@@ -222,3 +261,28 @@ def round_tables(*, round_: Round, table_id: int | None = None) -> list[TableRow
             for seat, score in zip(table.seats, scores, strict=True):
                 seat.round_score = score
     return list(tables.values())
+
+
+def _match_result(table: TableRow, settings: Any, *, closed: bool) -> MatchResult | None:
+    """The 3-player match's result once every game of it counts (docs/scoring.md, "The
+    3-player decider"); None before. A decider still without a result when the round
+    was closed anyway leaves the match shared."""
+    games = [g for g in table.games if not g.decider]
+    if not games or not all(g.counted for g in games):
+        return None
+    positions = [s.position for s in table.seats]
+    outs = [[int(o or 0) for o in g.out] for g in games]
+    leaders = tuple(positions[i] for i in match_leaders(outs, settings))
+    if len(leaders) == 1:
+        return MatchResult(leaders=leaders, winner=leaders[0])
+    decider = next((g for g in table.games if g.decider and not g.voided), None)
+    if decider is None or decider.positions != leaders:
+        return MatchResult(leaders=leaders)
+    if not decider.counted:
+        return MatchResult(leaders=leaders, pending=not closed)
+    won = decider_winner(
+        [int(o or 0) for o in decider.out], decider.status == Game.Status.FINISHED, settings
+    )
+    if won is None:
+        return MatchResult(leaders=leaders, by_decider=True)
+    return MatchResult(leaders=leaders, winner=decider.positions[won], by_decider=True)

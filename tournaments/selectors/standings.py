@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy, gettext_noop
 
 from tournaments.models import Entry, Game, Seat, Skip, Tournament, moving_order
 from tournaments.models_team import TABLE_TEAMS, TEAM_FACTOR, TEAM_TARGET
-from tournaments.scoring import ScoringSettings
+from tournaments.scoring import ScoringSettings, decider_winner
 from tournaments.standings import (
     ALL_TIE_BREAKS,
     TEAM_MATCH_GAMES,
@@ -77,6 +77,10 @@ class TableRecord:
     # Per game: seat indexes in moving order (the "seated after" tie-break reads it).
     orders: list[tuple[int, ...]] = field(default_factory=list)
     positions: list[int] = field(default_factory=list)
+    # The seat index of the player who won the table's decider (a 3-player match tied at
+    # the top, settled by a 2-player game of the two leaders; docs/scoring.md), if one
+    # did. The decider is no game of the turn: it is not in `games`.
+    decider_winner: int | None = None
 
 
 def tournament_tables(*, tournament: Tournament, closed_only: bool = False) -> list[TableRecord]:
@@ -100,12 +104,36 @@ def tournament_tables(*, tournament: Tournament, closed_only: bool = False) -> l
     games = Game.objects.filter(table_id__in=tables.keys()).filter(confirmed=True)
     if not closed_only:
         games = games.exclude(status__in=Game.WITHOUT_RESULT)
-    rows_games = games.order_by("table_id", "number").values_list(
-        "table_id", "status", "first_position", "direction", "out_1", "out_2", "out_3", "out_4"
+    rows_games = (
+        games.filter(voided=False)
+        .order_by("table_id", "number")
+        .values_list(
+            "table_id",
+            "status",
+            "first_position",
+            "direction",
+            "decider",
+            "leader_a",
+            "leader_b",
+            "out_1",
+            "out_2",
+            "out_3",
+            "out_4",
+        )
     )
-    for table_id, status, first, direction, *outs in rows_games:
+    settings = scoring_settings(tournament)
+    for table_id, status, first, direction, decider, a, b, *outs in rows_games:
         record = tables[table_id]
         n = len(record.entries)
+        if decider:
+            # It settles the match, and enters no round score (an unplayed one, left
+            # when the round was closed anyway, settles nothing).
+            pair = [outs[a - 1], outs[b - 1]]
+            finished = status == Game.Status.FINISHED
+            won = decider_winner([int(o or 0) for o in pair], finished, settings)
+            if won is not None and (a, b)[won] in record.positions:
+                record.decider_winner = record.positions.index((a, b)[won])
+            continue
         if status in Game.WITHOUT_RESULT:
             # Forced closed before it started or ended: the book's unplayed 0:0.
             record.games.append([0] * n)
@@ -291,56 +319,8 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
 def _compute(tournament: Tournament) -> Standings:
     """Standings from the pure core; three queries whatever the number of players."""
     entries = list(tournament.entries.select_related("player").order_by("seed"))
-    players = [
-        StandingsPlayer(
-            id=str(e.pk),
-            rating=float(e.rating or 0),
-            seed=e.seed,
-            status=e.status,  # type: ignore[arg-type]
-            first_round=e.joined_round,
-            late_score=None if e.missed_round_score is None else float(e.missed_round_score),
-        )
-        for e in entries
-    ]
-    rounds: dict[int, list[TableRecord]] = defaultdict(list)
-    for table in tournament_tables(tournament=tournament, closed_only=True):
-        rounds[table.round].append(table)
-    # Announced byes and absences (a seat in that round, should there be one, wins).
-    skipped: dict[int, dict[str, bool]] = defaultdict(dict)
-    for entry_id, number, bye in Skip.objects.filter(entry__tournament=tournament).values_list(
-        "entry_id", "round_number", "bye"
-    ):
-        skipped[number][str(entry_id)] = bye
-    seated = {
-        number: {str(e) for t in tables for e in t.entries} for number, tables in rounds.items()
-    }
-    results = [
-        RoundResult(
-            number=number,
-            tables=tuple(
-                TableResult(
-                    seats=tuple(str(e) for e in t.entries),
-                    games=tuple(
-                        GameResult(tuple(out), finished, order)
-                        for out, finished, order in zip(t.games, t.finished, t.orders, strict=True)
-                    ),
-                    factor=TEAM_FACTOR if table_teams(tournament, len(t.entries)) else None,
-                    teams=table_teams(tournament, len(t.entries)),
-                )
-                for t in tables
-                if not t.is_bye and t.games
-            ),
-            # A team's bye seats both its players.
-            byes=tuple(str(e) for t in tables if t.is_bye for e in t.entries)
-            + tuple(
-                pid for pid, bye in skipped[number].items() if bye and pid not in seated[number]
-            ),
-            absent=tuple(
-                pid for pid, bye in skipped[number].items() if not bye and pid not in seated[number]
-            ),
-        )
-        for number, tables in sorted(rounds.items())
-    ]
+    players = _players(entries)
+    results = _round_results(tournament, uncounted_rounds(tournament))
     tie_breaks = tie_breaks_of(tournament)
     ranked, apart = ranked_apart(
         compute_standings(players, results, tie_breaks, scoring_settings(tournament))
@@ -369,9 +349,78 @@ def _compute(tournament: Tournament) -> Standings:
     return Standings(
         rows=[standing(row) for row in ranked],
         tiebreak_labels=[TIE_BREAK_LABELS[t] for t in tie_breaks],
-        rounds_closed=len(rounds),
+        rounds_closed=len(results),
         not_ranked=tuple(standing(row) for row in apart),
     )
+
+
+def uncounted_rounds(tournament: Tournament) -> frozenset[int]:
+    """The rounds whose scores do not count toward the standings: a Swiss tournament's
+    pre-round when the organiser says so (docs/pairing.md, "Pre-round"). The one place
+    the standings, the crosstable and the pairing's scores learn it from."""
+    if tournament.kind == Tournament.Kind.SWISS and tournament.pre_round:
+        return frozenset() if tournament.pre_round_counts else frozenset({1})
+    return frozenset()
+
+
+def _players(entries: list[Entry]) -> list[StandingsPlayer]:
+    return [
+        StandingsPlayer(
+            id=str(e.pk),
+            rating=float(e.rating or 0),
+            seed=e.seed,
+            status=e.status,  # type: ignore[arg-type]
+            first_round=e.joined_round,
+            late_score=None if e.missed_round_score is None else float(e.missed_round_score),
+        )
+        for e in entries
+    ]
+
+
+def _round_results(tournament: Tournament, uncounted: frozenset[int]) -> list[RoundResult]:
+    """The closed rounds as the core reads them; a round in ``uncounted`` is marked so."""
+    rounds: dict[int, list[TableRecord]] = defaultdict(list)
+    for table in tournament_tables(tournament=tournament, closed_only=True):
+        rounds[table.round].append(table)
+    # Announced byes and absences (a seat in that round, should there be one, wins).
+    skipped: dict[int, dict[str, bool]] = defaultdict(dict)
+    for entry_id, number, bye in Skip.objects.filter(entry__tournament=tournament).values_list(
+        "entry_id", "round_number", "bye"
+    ):
+        skipped[number][str(entry_id)] = bye
+    seated = {
+        number: {str(e) for t in tables for e in t.entries} for number, tables in rounds.items()
+    }
+    results = [
+        RoundResult(
+            number=number,
+            tables=tuple(
+                TableResult(
+                    seats=tuple(str(e) for e in t.entries),
+                    games=tuple(
+                        GameResult(tuple(out), finished, order)
+                        for out, finished, order in zip(t.games, t.finished, t.orders, strict=True)
+                    ),
+                    factor=TEAM_FACTOR if table_teams(tournament, len(t.entries)) else None,
+                    teams=table_teams(tournament, len(t.entries)),
+                    decider_winner=t.decider_winner,
+                )
+                for t in tables
+                if not t.is_bye and t.games
+            ),
+            # A team's bye seats both its players.
+            byes=tuple(str(e) for t in tables if t.is_bye for e in t.entries)
+            + tuple(
+                pid for pid, bye in skipped[number].items() if bye and pid not in seated[number]
+            ),
+            absent=tuple(
+                pid for pid, bye in skipped[number].items() if not bye and pid not in seated[number]
+            ),
+            counts=number not in uncounted,
+        )
+        for number, tables in sorted(rounds.items())
+    ]
+    return results
 
 
 def _marks(marks: tuple[str, ...], entry: Entry) -> tuple[tuple[str, int], ...]:
@@ -393,3 +442,14 @@ def tournament_scores(*, tournament: Tournament) -> dict[int, float]:
     of the players listed apart too (a no-show of round 1 who comes to round 2)."""
     standings = tournament_standings(tournament=tournament)
     return {row.entry_id: row.score for row in (*standings.rows, *standings.not_ranked)}
+
+
+def pre_round_scores(*, tournament: Tournament) -> dict[int, float]:
+    """Each entry's score in round 1 alone, as the standings count a round (a table's
+    weighted round score, a bye, an absence, a late entrant's score), whether or not the
+    pre-round counts toward the standings: the pre-round's result, which orders the
+    Swiss proper (docs/pairing.md, "Pre-round"). Three queries."""
+    entries = list(tournament.entries.order_by("seed"))
+    first = [r for r in _round_results(tournament, frozenset()) if r.number == 1]
+    rows = compute_standings(_players(entries), first, (), scoring_settings(tournament))
+    return {int(row.player): row.score for row in rows}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
-from tournaments.models import Club, Entry, Player, Tournament
+from tournaments.models import Club, Entry, Player, Season, Tournament
 
 
 def tournaments_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tournament]:
@@ -47,3 +47,9 @@ def seed_sources(tournament: Tournament) -> list[Tournament]:
         .distinct()
         .order_by("-date", "-created_at", "-pk")
     )
+
+
+def seed_seasons(tournament: Tournament) -> list[Season]:
+    """The club's seasons, the latest first: the choices of "seed by the standings of
+    the season …" (a season nobody is ranked in yet is refused when chosen)."""
+    return list(Season.objects.filter(club_id=tournament.club_id).order_by("-starts_on", "-pk"))

@@ -12,7 +12,8 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from tournaments import starting_ratings
-from tournaments.models import Entry, Player, Round, Skip, Tournament
+from tournaments.models import Entry, Player, Round, Season, Skip, Tournament
+from tournaments.selectors.seasons import season_ranks
 from tournaments.selectors.standings import tournament_standings
 
 from .actor import Actor, require_actor
@@ -243,7 +244,7 @@ def _known_ratings(tournament: Tournament, player_ids: list[int]) -> dict[int, i
 
 
 def entries_reseed_by_rating(
-    *, tournament: Tournament, by: Actor, source: Tournament | None = None
+    *, tournament: Tournament, by: Actor, source: Tournament | Season | None = None
 ) -> int:
     """Seed order = rating, highest first (unrated last, in entry order). An entry
     without a rating takes the player's current one first, if they have one. Returns
@@ -253,7 +254,8 @@ def entries_reseed_by_rating(
     standings first: the book starts a Swiss "with some prior ranking, typically the
     result of the previous tournament" (section 21; docs/pairing.md "Seeding"). Its
     players come first in their final rank; everyone who did not play it (a newcomer)
-    follows by rating as above."""
+    follows by rating as above. A ``source`` season of the club gives its standings'
+    order the same way (its ranked players; those not yet ranked count as newcomers)."""
     require_actor(by)
     prior = _prior_ranks(tournament, source) if source is not None else {}
     with transaction.atomic():
@@ -298,9 +300,21 @@ def entries_reseed_by_rating(
     return sum(1 for e in entries if e.rating is None)
 
 
-def _prior_ranks(tournament: Tournament, source: Tournament) -> dict[int, int]:
+def _prior_ranks(tournament: Tournament, source: Tournament | Season) -> dict[int, int]:
     """Player -> place in the final standings of ``source``, an earlier event of the
-    same club with at least one closed round (a withdrawn player keeps hers)."""
+    same club with at least one closed round (a withdrawn player keeps hers), or in the
+    standings of a season of the club."""
+    if isinstance(source, Season):
+        if source.club_id != tournament.club_id:
+            raise ServiceError(_("choose a season of this club"), field="season")
+        ranks = season_ranks(source)
+        if not ranks:
+            raise ServiceError(
+                _("%(season)s has no ranked player yet: it gives no order")
+                % {"season": source.name},
+                field="season",
+            )
+        return ranks
     if source.pk == tournament.pk:
         raise ServiceError(_("choose another event: this one has no result yet"), field="event")
     if source.club_id != tournament.club_id:

@@ -42,6 +42,7 @@ from tournaments.pairing.warnings import (
     places,
 )
 from tournaments.scoring import ScoringSettings
+from tournaments.selectors.pre_round import pairing_seeds
 from tournaments.selectors.proposal import round_proposal
 from tournaments.selectors.standings import scoring_settings, tournament_scores
 
@@ -157,7 +158,8 @@ def _history(round_: Round) -> _History:
     entries = list(tournament.entries.values_list("pk", "seed", "player__name"))
     settings = scoring_settings(tournament)
     scores = {str(k): v for k, v in tournament_scores(tournament=tournament).items()}
-    seeds = {pk: seed for pk, seed, _name in entries}
+    # The seeds the round was paired by: a pre-round's order where there is one.
+    seeds = pairing_seeds(tournament, round_.number, {pk: seed for pk, seed, _name in entries})
     policy = tournament.policy
     playable = tuple(s for s in SCORED_SIZES if s in tournament.ruleset.table_sizes)
     book = None

@@ -28,7 +28,7 @@ from tournaments.models import Game
 from .actor import Actor
 from .errors import ServiceError
 from .plies import game_ply_record, game_ply_undo
-from .results import game_import_events, game_record_moves, game_record_out
+from .results import game_import_events, game_record_moves, game_record_out, players_of
 
 
 @dataclass(frozen=True)
@@ -164,7 +164,8 @@ def game_result_record(
         finished = False if entry.turn_ended or "u" in entry.out_text.lower() else None
         return game_record_moves(moves=moves, finished=finished, setup=entry.setup, **common)
     if entry.out_text.strip():
-        out, finished = pieces_out(entry.out_text, game.table.seats.count(), game.target)
+        # One number per player of the game: a decider's two leaders, in seat order.
+        out, finished = pieces_out(entry.out_text, players_of(game), game.target)
     else:
         out, finished = list(entry.out or []), entry.finished
     colours = any((entry.colours_out or {}).values())

@@ -32,6 +32,7 @@ from tournaments.selectors.standings import table_teams
 from .actor import Actor, require_actor
 from .audit import audit_record
 from .broadcast import game_changed_on_commit
+from .deciders import check_decider_player, decider_sync, lock_decider_table
 from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
 
@@ -70,6 +71,15 @@ class _Result:
 
 
 def _seats(game: Game) -> int:
+    """How many play the game: the table's seats, or a decider's two leaders."""
+    return players_of(game)
+
+
+def players_of(game: Game) -> int:
+    """How many play ``game``: its table's seats, or a decider's two leaders (its result
+    lists their pieces out in seat order, `Game.positions`)."""
+    if game.decider:
+        return 2
     return Seat.objects.filter(table_id=game.table_id).count()
 
 
@@ -168,6 +178,7 @@ def check_actor_at_table(*, by: Actor, game: Game) -> None:
     require_actor(by)
     if by.is_player and (by.seat is None or by.seat.table_id != game.table_id):
         raise ServiceError(_("this link is not for this game's table"), field="position")
+    check_decider_player(by=by, game=game)
 
 
 def _drop_other_drafts(
@@ -234,8 +245,11 @@ def _materialise(game: Game, submissions: list[ResultSubmission]) -> None:
         if current.by_seat is not None:
             fields["reported_by_position"] = current.by_seat.position
         out = list(current.out)
+    # One value per seat that plays, in seat order: at their positions (a decider's
+    # two leaders may be seats 2 and 3), the other seats empty.
+    positions = game.positions(len(out)) if out else ()
     for i in range(1, 5):
-        fields[f"out_{i}"] = out[i - 1] if i <= len(out) else None
+        fields[f"out_{i}"] = out[positions.index(i)] if i in positions else None
     Game.objects.filter(pk=game.pk).update(**fields)
     game.refresh_from_db()
     # Every page showing the game live hears of it once the change is committed.
@@ -248,9 +262,21 @@ def _has_result(game: Game) -> bool:
 
 
 def _lock(game: Game, version: int | None) -> tuple[Game, list[ResultSubmission]]:
+    lock_decider_table(game)
     locked = (
-        Game.objects.select_for_update().select_related("table__round__tournament").get(pk=game.pk)
+        Game.objects.select_for_update()
+        .select_related("table__round__tournament")
+        .filter(pk=game.pk)
+        .first()
     )
+    if locked is None:
+        # Taken away meanwhile: a decider whose match a correction untied.
+        raise ConflictError(
+            _(
+                "this game was taken away meanwhile (a decider whose match is no longer tied at the top); reload"
+            ),
+            field="game",
+        )
     if version is not None and locked.version != version:
         raise ConflictError(
             _(
@@ -258,6 +284,15 @@ def _lock(game: Game, version: int | None) -> tuple[Game, list[ResultSubmission]
             )
             % {"number": locked.number, "table": locked.table.number},
             field="version",
+        )
+    if locked.voided:
+        raise ConflictError(
+            _(
+                "this decider no longer counts: the match at table %(table)s is not tied at "
+                "the top any more"
+            )
+            % {"table": locked.table.number},
+            field="game",
         )
     submissions = list(
         ResultSubmission.objects.filter(game=locked).select_related("by_seat", "by_user")
@@ -322,6 +357,7 @@ def _write(*, game: Game, version: int | None, by: Actor, result: _Result) -> Ga
             submissions = _drop_other_drafts(submissions, own)
         if by.is_player:
             _report(locked, submissions, by, result)
+            decider_sync(game=locked, by=by)
             return locked
         seats = len(result.out)
         before = _game_snapshot(locked, seats) if _has_result(locked) else None
@@ -345,6 +381,7 @@ def _write(*, game: Game, version: int | None, by: Actor, result: _Result) -> Ga
             action="edit result" if before else "enter result",
             seats=seats,
         )
+        decider_sync(game=locked, by=by)
     return locked
 
 
@@ -465,7 +502,7 @@ def game_record_out(
     check_actor_at_table(by=by, game=game)
     seats = _seats(game)
     values = _validate_out(out, seats, game, finished)
-    colours = _validate_colours(colours_out or {}, values)
+    colours = _validate_colours(colours_out or {}, values, game.positions(seats))
     status = Game.Status.FINISHED if finished else Game.Status.UNFINISHED
     return _write(
         game=game,
@@ -478,16 +515,19 @@ def game_record_out(
 _COLOURS = "wbryg"  # white, blue, red, yellow, green
 
 
-def _validate_colours(given: Mapping[str, str], out: list[int]) -> dict[str, list[str]]:
-    """Colours out per seat: distinct letters of w b r y g, no more than the pieces out
-    (each player has one piece of each colour, section 1)."""
+def _validate_colours(
+    given: Mapping[str, str], out: list[int], positions: Sequence[int]
+) -> dict[str, list[str]]:
+    """Colours out per seat position (of those that play, ``positions``, whose pieces
+    out ``out`` lists in that order): distinct letters of w b r y g, no more than the
+    pieces out (each player has one piece of each colour, section 1)."""
     colours: dict[str, list[str]] = {}
     for key, text in given.items():
         letters = [c for c in str(text).lower() if not c.isspace() and c != ","]
         if not letters:
             continue
         field = f"colours_{key}"
-        if not key.isdigit() or not 1 <= int(key) <= len(out):
+        if not key.isdigit() or int(key) not in positions:
             raise ServiceError(_("no seat %(key)s at this table") % {"key": key}, field=field)
         wrong = [c for c in letters if c not in _COLOURS]
         if wrong:
@@ -500,10 +540,11 @@ def _validate_colours(given: Mapping[str, str], out: list[int]) -> dict[str, lis
             raise ServiceError(
                 _("seat %(key)s: a colour can go out only once") % {"key": key}, field=field
             )
-        if len(letters) > out[int(key) - 1]:
+        pieces = out[list(positions).index(int(key))]
+        if len(letters) > pieces:
             raise ServiceError(
                 _("seat %(key)s: %(colours)s colours out but %(pieces)s pieces out")
-                % {"key": key, "colours": len(letters), "pieces": out[int(key) - 1]},
+                % {"key": key, "colours": len(letters), "pieces": pieces},
                 field=field,
             )
         colours[key] = letters
@@ -544,6 +585,7 @@ def game_confirm(*, game: Game, by: Actor) -> Game:
         report.decided_at = timezone.now()
         report.save(update_fields=["state", "decided_by_seat", "decided_at"])
         _materialise(locked, submissions)
+        decider_sync(game=locked, by=by)
     return locked
 
 
@@ -575,6 +617,7 @@ def result_accept(*, submission: ResultSubmission, by: Actor, version: int | Non
         _after_director_change(
             game=locked, before=before, by=by, action="accept result", seats=seats, always=True
         )
+        decider_sync(game=locked, by=by)
     return locked
 
 
@@ -598,6 +641,7 @@ def game_clear(*, game: Game, version: int | None = None, by: Actor) -> Game:
         _after_director_change(
             game=locked, before=before, by=by, action="clear result", seats=seats, always=True
         )
+        decider_sync(game=locked, by=by)
     return locked
 
 
@@ -653,12 +697,13 @@ def game_record_moves(
             field="moves",
         )
     order = game.moving_order(seats)
+    positions = game.positions(seats)
     out = [0] * seats
     colours: dict[str, list[str]] = {}
     sheet = ruleset_.sheet_values(result.out)
     out_colours = getattr(result, "out_colours", None)  # Pentagame's colour letters
     for engine_seat, position in enumerate(order):
-        out[position - 1] = sheet[engine_seat]
+        out[positions.index(position)] = sheet[engine_seat]
         if out_colours is not None:
             colours[str(position)] = list(out_colours[engine_seat])
     if result.finished:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import secrets
 from collections import defaultdict
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -28,6 +30,8 @@ from tournaments.pairing import (
 )
 from tournaments.pairing import Table as PairingTable
 from tournaments.pairing.league import LeagueSchedule, league_schedule
+from tournaments.pairing.pre_round import DRAW_LIMIT, drawn_order, ranks, rating_order
+from tournaments.selectors.pre_round import entrants, has_pre_round, pairing_seeds
 from tournaments.selectors.standings import tournament_scores
 
 from .actor import Actor, require_actor
@@ -168,7 +172,51 @@ def _league_round(tournament: Tournament, number: int, by: Actor) -> tuple[Pairi
     return pairing, byes
 
 
-def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
+# The site draws a six-digit number, easy to read out and to replay (docs/pairing.md).
+SITE_DRAWS = 1_000_000
+
+
+def _order(
+    tournament: Tournament, number: int, draw: int | None
+) -> tuple[dict[int, int] | None, dict[str, Any] | None]:
+    """The seeds a Swiss round is paired by after the score, and what the audit keeps of
+    a pre-round (docs/pairing.md, "Pre-round"). Its round 1 is paired by rating or by a
+    draw: ``draw`` if the organiser brings one, else one drawn here (never from Python's
+    shared generator), kept with the order so anyone can replay it. Later rounds follow
+    its result (selectors/pre_round.py); None: the entries' own seeds."""
+    if draw is not None and not (
+        has_pre_round(tournament)
+        and number == 1
+        and tournament.pre_round == Tournament.PreRound.RANDOM
+    ):
+        raise ServiceError(
+            _("a draw is only for round 1 of a pre-round paired at random"), field="draw"
+        )
+    if draw is not None and not (
+        isinstance(draw, int) and not isinstance(draw, bool) and 0 <= draw < DRAW_LIMIT
+    ):
+        raise ServiceError(
+            _("a draw is a whole number from 0 to %(limit)s") % {"limit": DRAW_LIMIT - 1},
+            field="draw",
+        )
+    if not has_pre_round(tournament):
+        return None, None
+    if number > 1:
+        return pairing_seeds(tournament, number, {}), None
+    rows = entrants(tournament)
+    if tournament.pre_round == Tournament.PreRound.RANDOM:
+        drawn = secrets.randbelow(SITE_DRAWS) if draw is None else draw
+        order = drawn_order(rows, drawn)
+        record: dict[str, Any] = {"by": "random", "draw": drawn, "order": order}
+    else:
+        order = rating_order(rows)
+        record = {"by": "rating", "draw": None, "order": order}
+    return {int(k): v for k, v in ranks(order).items()}, record
+
+
+def _compute_pairing(
+    tournament: Tournament, number: int, seeds: dict[int, int] | None = None
+) -> Pairing:
     if tournament.is_team_event:
         return team_pairing(tournament, number)
     entries = _pairable(tournament, number)
@@ -184,9 +232,10 @@ def _compute_pairing(tournament: Tournament, number: int) -> Pairing:
     players = [
         PairingPlayer(
             id=str(e.pk),
-            # First round by seed: everyone has 0 points, so the seed decides.
+            # First round by seed: everyone has 0 points, so the seed decides (or the
+            # pre-round's order, ``seeds``).
             score=scores.get(e.pk, 0.0),
-            seed=e.seed,
+            seed=e.seed if seeds is None else seeds.get(e.pk, len(seeds) + e.seed),
             starts=starts.get(e.pk, 0),
         )
         for e in entries
@@ -256,9 +305,10 @@ def _write_tables(
     Game.objects.bulk_create(games)
 
 
-def round_pair_next(*, tournament: Tournament, by: Actor) -> Round:
+def round_pair_next(*, tournament: Tournament, by: Actor, draw: int | None = None) -> Round:
     """Pair the next round. Two organisers pressing the button at once get one round:
-    the tournament row is locked, and the unique round number is the last guard."""
+    the tournament row is locked, and the unique round number is the last guard.
+    ``draw``: the number of a pre-round's draw, for round 1 paired at random."""
     require_actor(by)
     try:
         with transaction.atomic():
@@ -284,10 +334,11 @@ def round_pair_next(*, tournament: Tournament, by: Actor) -> Round:
                 )
             check_policy(tournament)
             byes: list[str] | None = None
+            seeds, pre_round = _order(tournament, number, draw)
             if tournament.kind == Tournament.Kind.ROUND_ROBIN:
                 pairing, byes = _league_round(tournament, number, by)
             else:
-                pairing = _compute_pairing(tournament, number)
+                pairing = _compute_pairing(tournament, number, seeds)
             round_ = Round.objects.create(tournament=tournament, number=number)
             _write_tables(tournament, round_, pairing, byes=byes)
             if tournament.status == Tournament.Status.DRAFT:
@@ -298,7 +349,7 @@ def round_pair_next(*, tournament: Tournament, by: Actor) -> Round:
                 by=by,
                 action="pair",
                 target=f"round {number}",
-                after={**pairing.as_json(), **({"byes": byes} if byes else {})},
+                after=_paired(pairing, byes, pre_round),
             )
             standings_changed(tournament=tournament)
     except IntegrityError:
@@ -306,8 +357,21 @@ def round_pair_next(*, tournament: Tournament, by: Actor) -> Round:
     return round_
 
 
-def round_repair(*, round: Round, by: Actor) -> Round:  # noqa: A002
-    """Throw away an unpublished round's tables and pair it again."""
+def _paired(
+    pairing: Pairing, byes: list[str] | None, pre_round: dict[str, Any] | None
+) -> dict[str, Any]:
+    """What the audit keeps of a pairing: the engine's tables, a league round's byes, a
+    pre-round's order (and draw)."""
+    return {
+        **pairing.as_json(),
+        **({"byes": byes} if byes else {}),
+        **({"pre_round": pre_round} if pre_round else {}),
+    }
+
+
+def round_repair(*, round: Round, by: Actor, draw: int | None = None) -> Round:  # noqa: A002
+    """Throw away an unpublished round's tables and pair it again (a pre-round paired
+    at random is drawn afresh, or by ``draw``)."""
     require_actor(by)
     with transaction.atomic():
         round_ = unpublished_round(round)
@@ -329,12 +393,13 @@ def round_repair(*, round: Round, by: Actor) -> Round:  # noqa: A002
         round_.delete()
         round_ = Round.objects.create(tournament=tournament, number=number)
         byes: list[str] | None = None
+        seeds, pre_round = _order(tournament, number, draw)
         if tournament.kind == Tournament.Kind.ROUND_ROBIN:
             # Round 1 makes the schedule afresh (entries may have changed); later
             # rounds are the schedule's, less whoever withdrew meanwhile.
             pairing, byes = _league_round(tournament, number, by)
         else:
-            pairing = _compute_pairing(tournament, number)
+            pairing = _compute_pairing(tournament, number, seeds)
         _write_tables(tournament, round_, pairing, links, byes)
         # The pairing as proposed, as for "pair": the editor marks what differs from it.
         audit_record(
@@ -342,7 +407,7 @@ def round_repair(*, round: Round, by: Actor) -> Round:  # noqa: A002
             by=by,
             action="re-pair",
             target=f"round {number}",
-            after={**pairing.as_json(), **({"byes": byes} if byes else {})},
+            after=_paired(pairing, byes, pre_round),
         )
         standings_changed(tournament=tournament)
     return round_
@@ -513,9 +578,22 @@ def round_close(*, round: Round, by: Actor, force: bool = False) -> Round:  # no
                 _("round %(number)s must be published before it is closed")
                 % {"number": round_.number}
             )
-        games = Game.objects.filter(table__round=round_).select_related("table")
+        # A voided decider counts nowhere (services/deciders.py): it keeps nothing open.
+        games = Game.objects.filter(table__round=round_, voided=False).select_related("table")
         # A game in progress is no result either; forced, it scores as unplayed.
         missing = games.filter(status__in=Game.WITHOUT_RESULT)
+        # A decider not played yet: forced, the match stays shared (docs/scoring.md).
+        deciders = missing.filter(decider=True)
+        if deciders.exists() and not missing.filter(decider=False).exists() and not force:
+            tables = sorted({g.table.number for g in deciders})
+            raise ServiceError(
+                _(
+                    "the decider at table(s) %(tables)s has no result yet; enter it, or "
+                    "close anyway and the match stays shared"
+                )
+                % {"tables": ", ".join(map(str, tables))},
+                field="round",
+            )
         if missing.exists() and not force:
             tables = sorted({g.table.number for g in missing})
             raise ServiceError(

@@ -25,9 +25,11 @@ from tournaments.standings import ALL_TIE_BREAKS
 
 from .actor import Actor, require_actor
 from .audit import audit_record
+from .deciders import check_decider_settings, deciders_sync_tournament
 from .entries import open_for_entries
 from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
+from .seasons import check_season_fits
 from .teams import check_team_settings
 
 # Settings the rounds already played were paired or scored under. Changing one after a
@@ -41,8 +43,11 @@ GUARDED = (
     "games_per_turn_3",
     "factor_2",
     "factor_3",
+    # The decider settles matches already played (the `wins` tie-break, the ratings).
+    "decider",
 )
-FROZEN = ("kind",)
+# The pre-round is round 1 itself: once that is paired it is played as what it is.
+FROZEN = ("kind", "pre_round", "pre_round_counts")
 # Settings that change only the standings (not the ratings) of rounds already played:
 # the same confirmation, then the standings are computed again.
 STANDINGS_GUARDED = ("late_score",)
@@ -55,6 +60,8 @@ SCORED = (
     "absence_score",
     "tiebreaks",
     "rounds_planned",
+    "pre_round",
+    "pre_round_counts",
 )
 # What an even turn is worth depends on these (docs/scoring.md, "Time weighting").
 TURN_SETTINGS = ("games_per_turn_2", "factor_2", "games_per_turn_3", "factor_3")
@@ -66,6 +73,7 @@ EDITABLE = (
     "kind",
     "game",
     "tiebreaks",
+    "season",
     *Tournament.PLAY_SETTINGS,
 )
 
@@ -85,6 +93,25 @@ def check_game_settings(game: str, policy: str) -> None:
     if two_only and policy != Tournament.Policy.PAIRS_BYE:
         raise ServiceError(
             _("this game is played by two: use 2-player tables and a bye"), field="policy"
+        )
+
+
+def check_pre_round(tournament: Tournament) -> None:
+    """Section 21 begins a Swiss tournament "with some prior ranking, ... or a
+    pre-round" (docs/pairing.md, "Pre-round"); the other kinds pair their first round by
+    their own rule (a league's schedule, an evening's tables, the teams' seeds)."""
+    if tournament.pre_round not in Tournament.PreRound.values:
+        raise ServiceError(
+            _("a pre-round is paired by rating or at random: %(choices)s, or empty for none")
+            % {"choices": ", ".join(v for v in Tournament.PreRound.values if v)},
+            field="pre_round",
+        )
+    if not isinstance(tournament.pre_round_counts, bool):
+        raise ServiceError(_("true or false"), field="pre_round_counts")
+    if tournament.pre_round and tournament.kind != Tournament.Kind.SWISS:
+        raise ServiceError(
+            _("only a Swiss tournament begins with a pre-round; choose none for this kind"),
+            field="pre_round",
         )
 
 
@@ -195,6 +222,9 @@ def tournament_create(
         check_game_settings(tournament.game, tournament.policy)
         _check_turns(tournament, TURN_SETTINGS, uneven_turns)
         check_team_settings(kind=tournament.kind, game=tournament.game)
+        check_season_fits(tournament)
+        check_pre_round(tournament)
+        check_decider_settings(tournament)
         tournament.created_by = by.audit_user
         tournament.save()
         if by.user is not None:
@@ -267,9 +297,16 @@ def tournament_update(
         check_game_settings(locked.game, locked.policy)
         _check_turns(locked, changed, uneven_turns)
         check_team_settings(kind=locked.kind, game=locked.game)
+        check_season_fits(locked)
+        check_pre_round(locked)
+        check_decider_settings(locked, changed)
         if "rounds_planned" in changed:
             _rounds_planned_changed(locked)
         locked.save()
+        if "decider" in changed:
+            # Switched on, the tied matches already played get their decider; switched
+            # off, every decider is voided (services/deciders.py).
+            deciders_sync_tournament(tournament=locked, by=by)
         if changed:
             audit_record(
                 tournament=locked,

@@ -42,13 +42,16 @@ from tournaments.permissions import can_organise
 from .actor import Actor, require_actor
 from .audit import audit_record
 from .clubs import player_create
+from .deciders import check_decider_settings, table_deciders_in_step
 from .errors import ServiceError
 from .freshness import standings_changed
 from .results import game_confirm, game_record_moves, game_record_out, result_accept
-from .tournaments import check_game_settings
+from .tournaments import check_game_settings, check_pre_round
 
 FORMAT = "agon-tournament"
-VERSION = 2  # 2 added setups, submissions and the audit log; 1 still imports
+# 2 added setups, submissions and the audit log; 1 still imports. Settings added since
+# (the pre-round's two) are optional, with the defaults an older document meant.
+VERSION = 2
 SETTINGS = [
     "name",
     "slug",
@@ -116,6 +119,9 @@ def tournament_export_document(*, tournament: Tournament) -> dict[str, Any]:
                 "setup": game.setup,
                 "submissions": submissions_by_game.get(game.pk, []),
                 "version": game.version,
+                "decider": game.decider,
+                "leaders": None if game.leaders is None else list(game.leaders),
+                "voided": game.voided,
             }
         )
     rounds = []
@@ -413,8 +419,14 @@ def _import(
     tournament = Tournament(club=club, created_by=by.user, **settings)
     try:
         check_game_settings(tournament.game, tournament.policy)
+        check_pre_round(tournament)
+        check_decider_settings(tournament)
     except ServiceError as exc:
         raise ServiceError(f"tournament.{exc.field}: {exc.message}", field="tournament") from None
+    # The document's deciders are replayed as it gives them, not added by the results
+    # replayed before them; they are checked against those results below.
+    deciders = tournament.decider
+    tournament.decider = False
     tournament.save()
     tournament.directors.add(by.user)
     entries: dict[str, Entry] = {}
@@ -471,17 +483,39 @@ def _import(
                         % {"path": path, "g": g},
                         field=f"{path}.games[{g}].first_position",
                     )
+                leaders = game_data.get("leaders")
+                if leaders is not None and (len(seats) != 3 or table_data["is_bye"]):
+                    raise ServiceError(
+                        _("%(path)s.games[%(g)s].leaders: a decider is played at a 3-player table")
+                        % {"path": path, "g": g},
+                        field=f"{path}.games[{g}].leaders",
+                    )
                 game = Game.objects.create(
                     table=table,
                     number=game_data["number"],
                     first_position=game_data["first_position"],
                     direction=game_data["direction"],
                     target=game_data["target"],
+                    decider=leaders is not None,
+                    leader_a=leaders[0] if leaders else None,
+                    leader_b=leaders[1] if leaders else None,
                 )
                 _replay(game, game_data, seats, director, f"{path}.games[{g}]")
-                if "version" in game_data:
+                if "version" in game_data or game_data.get("voided"):
                     # The replay counted its own writes; the version is the document's.
-                    Game.objects.filter(pk=game.pk).update(version=game_data["version"])
+                    Game.objects.filter(pk=game.pk).update(
+                        version=game_data.get("version", game.version),
+                        voided=bool(game_data.get("voided")),
+                    )
+            if not table_deciders_in_step(tournament=tournament, table=table, enabled=deciders):
+                raise ServiceError(
+                    _(
+                        "%(path)s.games: the deciders do not follow from the results (a "
+                        "3-player match tied at the top by two has one decider of those two)"
+                    )
+                    % {"path": path},
+                    field=f"{path}.games",
+                )
         if status == Round.Status.CLOSED:
             Round.objects.filter(pk=round_.pk).update(
                 status=Round.Status.CLOSED, closed_at=round_data["closed_at"] or timezone.now()
@@ -490,6 +524,9 @@ def _import(
     # The log the document brings, in place of the replay's own entries. Who acted
     # elsewhere is no user of this site: the name is kept as text, never matched to a
     # local user of the same name.
+    if deciders:
+        Tournament.objects.filter(pk=tournament.pk).update(decider=True)
+        tournament.decider = True
     AuditEntry.objects.filter(tournament=tournament).delete()
     for row in data["audit"]:
         entry = AuditEntry.objects.create(

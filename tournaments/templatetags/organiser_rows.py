@@ -105,6 +105,40 @@ def _hidden(name: str) -> str:
     return f'<span class="visually-hidden"> {name}</span>'
 
 
+def decider_heading(game: Any, table: Any) -> str:
+    """A decider as the pages name it, escaped: "Decider (seat 2 starts)"."""
+    return (
+        escape(_("Decider"))
+        + " ("
+        + escape(_("seat %(seat)s starts") % {"seat": game.first_position})
+        + ")"
+    )
+
+
+def match_sentence(table: Any) -> str:
+    """The match's result at a 3-player table where the tournament plays deciders
+    (selectors/rounds.MatchResult) as plain text; empty while a game of the match has
+    no result that counts. The one wording of it, for the round page, the results
+    screen, a player's link and the projector."""
+    match = table.match
+    if match is None:
+        return ""
+    names = [table.name_at(p) for p in match.leaders]
+    if match.winner is not None and match.by_decider:
+        return _("Match won by %(name)s in the decider") % {"name": table.name_at(match.winner)}
+    if match.winner is not None:
+        return _("Match won by %(name)s") % {"name": table.name_at(match.winner)}
+    if match.pending:
+        return _("Match tied at the top: %(names)s play the decider") % {"names": " – ".join(names)}
+    return _("Match shared by %(names)s") % {"names": ", ".join(names)}
+
+
+def match_text(table: Any) -> str:
+    """match_sentence as HTML, escaped."""
+    text = match_sentence(table)
+    return f'<strong class="match-result">{escape(text)}</strong>' if text else ""
+
+
 @register.simple_tag(takes_context=True)
 def entry_rows(context: template.Context, entries: Iterable[Any]) -> SafeString:
     """The manage page's players table body: one row per entry with its actions (edit,
@@ -269,6 +303,7 @@ def table_rows(
     t_replay = escape(_("replay"))
     t_watch = escape(_("watch live"))
     t_disputed = f'<span class="muted">{escape(_("disputed: the organiser decides"))}</span>'
+    t_voided = escape(_("void: the match is no longer tied at the top"))
     tables = list(tables)
     row_class = "" if link is None else ' class="with-links"'
     with_chances = _with_chances(tables)
@@ -306,13 +341,22 @@ def table_rows(
             )
         games = []
         for game in table.games:
-            if len(seats) == 3:
-                if game.direction not in directions:
-                    directions[game.direction] = escape(_(game.direction))
-                how = directions[game.direction]
+            if game.decider:
+                # The two leaders' game (sections 3 and 18): named, with its players.
+                players = escape(" – ".join(table.name_at(p) for p in game.positions))
+                text = f'<div class="decider">{decider_heading(game, table)}, {players}:\n        '
+                if game.voided:
+                    text += f'<span class="muted">{t_voided}</span></div>'
+                    games.append(text)
+                    continue
             else:
-                how = escape(t_starts % {"seat": game.first_position})
-            text = f"<div>{escape(t_game % {'number': game.number})} ({how}):\n        "
+                if len(seats) == 3:
+                    if game.direction not in directions:
+                        directions[game.direction] = escape(_(game.direction))
+                    how = directions[game.direction]
+                else:
+                    how = escape(t_starts % {"seat": game.first_position})
+                text = f"<div>{escape(t_game % {'number': game.number})} ({how}):\n        "
             if game.played:
                 text += ":".join("" if o is None else str(o) for o in game.out)
                 if game.status == "unfinished":
@@ -334,6 +378,9 @@ def table_rows(
             else:
                 text += '<span class="muted">—</span>'
             games.append(text + "</div>")
+        match = match_text(table)
+        if match:
+            games.append(f"<div>{match}</div>")
         scores = "<br>".join(
             "—" if s.round_score is None else str(floatformat(s.round_score, "-1")) for s in seats
         )
@@ -371,6 +418,12 @@ def _with_chances(tables: Iterable[Any]) -> bool:
 
 
 @register.simple_tag
+def match_result(table: Any) -> SafeString:
+    """The match's result at a table (match_text), for the templates."""
+    return mark_safe(match_text(table))  # noqa: S308 - match_text escapes
+
+
+@register.simple_tag
 def tables_with_chances(tables: Iterable[Any]) -> bool:
     """The round's tables show a column of chances (tournaments/_tables.html)."""
     return _with_chances(tables)
@@ -399,6 +452,9 @@ class ResultRows:
         ruleset = tournament.ruleset
         self.colour_letters = ruleset.has_colour_letters  # colours out (section 22)
         self.board_page = ruleset.has_board_page  # "record on the board"
+        # 3-player matches tied at the top add a decider (services/deciders.py): each
+        # 3-player table has a group of rows for it, which a save answers out of band.
+        self.deciders = bool(tournament.decider)
         self.csrf = csrf
         self.save_url = url_pattern("round-result-save", slug, number, None)
         self.accept_url = url_pattern("round-result-accept", slug, number, None)
@@ -422,6 +478,7 @@ class ResultRows:
                 "director": _("director"),
                 "show_current": _("Show the current result"),
                 "clear_flag": _("Seen: clear the flag"),
+                "voided": _("void: the match is no longer tied at the top"),
             }.items()
         }
 
@@ -439,8 +496,13 @@ class ResultRows:
         def invalid(name: str) -> str:
             return ' aria-invalid="true"' if refused is not None and refused.at == name else ""
 
+        if game.decider:
+            # The two leaders' game: only they play it, in seat order.
+            seats = [s for s in seats if s.position in game.positions]
         n = len(seats)
         names = escape(" – ".join(s.name for s in seats))
+        if game.voided:
+            return self.voided_row(table, game, names)
         if game.counted:
             css = " is-in"
         elif game.disputed:
@@ -453,11 +515,17 @@ class ResultRows:
             css = ""
         number_id = f' id="table-{table.number}"' if game.number == 1 else ""
         direction = ""
-        if n == 3:
+        number = str(game.number)
+        if game.decider:
+            number = decider_heading(game, table)
+        elif n == 3:
             if game.direction not in self.directions:
                 self.directions[game.direction] = escape(_(game.direction))
             direction = f' <span class="muted">({self.directions[game.direction]})</span>'
-        label = escape(self.pieces % {"table": table.number, "number": game.number})
+        if game.decider:
+            label = escape(_("Pieces out, table %(table)s, decider") % {"table": table.number})
+        else:
+            label = escape(self.pieces % {"table": table.number, "number": game.number})
         comma_names = escape(", ".join(s.name for s in seats))
         entry = escape(typed.get("out", game.entry_text))
         placeholder = "3 1 0" if n == 3 else "3 1"
@@ -531,7 +599,7 @@ class ResultRows:
             f'data-live-version="{game.version}" data-game="{gid}"{row_state}>\n'
             f'  <th scope="row" class="num"{number_id}>{table.number}</th>\n'
             f"  <td>{names}</td>\n"
-            f'  <td class="num">{game.number}{direction}</td>\n'
+            f'  <td class="{"decider" if game.decider else "num"}">{number}{direction}</td>\n'
             f'  <td class="entry">\n'
             f'    <form id="result-{gid}" method="post" action="{save}" hx-post="{save}" '
             f'class="result-row-form">{csrf}<input type="hidden" name="version" '
@@ -552,6 +620,55 @@ class ResultRows:
             f"{escape(typed.get('moves', ''))}</textarea><br>\n"
             f'      <button type="submit" form="result-{gid}">{t["save"]}</button>\n'
             f"      {record}\n      {trail}\n    </details>\n  </td>\n</tr>"
+        )
+
+    def voided_row(self, table: Any, game: Any, names: str) -> str:
+        """A decider whose match is no longer tied at the top: its result and trail
+        stay to be seen; nothing is typed into it (the services refuse it)."""
+        out = _join("" if o is None else o for o in game.out) if game.played else "—"
+        trail = self.trail(game.trail) if game.trail else ""
+        more = f"<details><summary>{self.t['more']}</summary>{trail}</details>" if trail else ""
+        return (
+            f'\n<tr id="game-{game.id}" class="result-row is-voided" data-live-region '
+            f'data-live-version="{game.version}" data-game="{game.id}">\n'
+            f'  <th scope="row" class="num">{table.number}</th>\n'
+            f"  <td>{names}</td>\n"
+            f'  <td class="num">{decider_heading(game, table)}</td>\n'
+            f'  <td class="entry"><s>{out}</s></td>\n'
+            f'  <td class="state"><span class="muted">{self.t["voided"]}</span></td>\n'
+            f'  <td class="more">{more}</td>\n</tr>'
+        )
+
+    def table(self, table: Any) -> str:
+        """A table's rows: its games of the turn, then (where the tournament plays
+        deciders) the group holding its decider and the match's result."""
+        games = "".join(self.row(table, game) for game in table.games if not game.decider)
+        return f"\n<tbody>{games}\n</tbody>{self.match_rows(table)}"
+
+    def match_rows(self, table: Any, *, oob: bool = False) -> str:
+        """A 3-player table's decider rows and its match's result, as one group of rows
+        a save answers out of band (``oob``): a result that ties the match at the top
+        brings the decider in, one that unties it takes it away (services/deciders.py).
+        Empty where the tournament plays no deciders."""
+        deciders = [g for g in table.games if g.decider]
+        if not deciders and not (self.deciders and len(table.seats) == 3):
+            return ""
+        rows = "".join(self.row(table, game) for game in deciders) + self.match_line(table)
+        swap = ' hx-swap-oob="true"' if oob else ""
+        return (
+            f'\n<tbody id="match-{table.id}" class="match-rows" data-live-region{swap}>'
+            f"{rows}\n</tbody>"
+        )
+
+    def match_line(self, table: Any, *, oob: bool = False) -> str:
+        """The match's result as a row of the table's group (empty before it has one)."""
+        match = match_text(table)
+        if not match:
+            return ""
+        swap = ' hx-swap-oob="true"' if oob else ""
+        return (
+            f'\n<tr id="match-line-{table.id}" class="match-line"{swap}><th scope="row" '
+            f'class="num">{table.number}</th><td colspan="2">{match}</td><td colspan="3"></td></tr>'
         )
 
     def trail(self, submissions: list[Any]) -> str:
@@ -613,11 +730,24 @@ def result_row(
     return mark_safe(row)  # noqa: S308 - every value in the row is escaped
 
 
+def result_match_rows(
+    request: Any, tournament: Any, round_: Any, table: Any, game: Any
+) -> SafeString:
+    """What a save at a 3-player table changes beside its own row, swapped in out of
+    band: for a game of the match, the table's decider rows and match result (the save
+    may have added or taken away the decider); for the decider, whose row the save
+    answers itself, the match result. Empty where the tournament plays no deciders."""
+    csrf = f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(get_token(request))}">'
+    rows = ResultRows(tournament, round_, csrf)
+    html = rows.match_line(table, oob=True) if game.decider else rows.match_rows(table, oob=True)
+    return mark_safe(html)  # noqa: S308 - every value in the rows is escaped
+
+
 @register.simple_tag(takes_context=True)
 def result_rows(context: template.Context, tables: Iterable[Any]) -> SafeString:
     """Every game row of the results screen."""
     rows = ResultRows(context["tournament"], context["round"], csrf_input(context))
-    html = "".join(rows.row(table, game) for table in tables for game in table.games)
+    html = "".join(rows.table(table) for table in tables)
     return mark_safe(html)  # noqa: S308 - every value in the rows is escaped
 
 

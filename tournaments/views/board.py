@@ -242,7 +242,8 @@ def record_view(request: HttpRequest, pk: int, token: str | None = None) -> Http
     by: Actor | None = None
     if token is not None:
         seat = Seat.objects.filter(report_token=token, table_id=game.table_id).first()
-        if seat is None:
+        # A decider is the two leaders' game: the third player's link does not record it.
+        if seat is None or (game.leaders is not None and seat.position not in game.leaders):
             raise Http404("no such game")
         by = Actor.player(seat)
     elif not request.user.is_authenticated:

@@ -59,7 +59,7 @@ def run_action(request: HttpRequest, action: Callable[[], Any], success: str) ->
 
 def _tournament_or_404(slug: str) -> Tournament:
     try:
-        return Tournament.objects.select_related("club").get(slug=slug)
+        return Tournament.objects.select_related("club", "season").get(slug=slug)
     except Tournament.DoesNotExist:
         raise Http404(_("there is no tournament at this address")) from None
 

@@ -27,6 +27,7 @@ from ..selectors.live import round_live_states
 from ..selectors.rounds import TableRow, round_tables
 from ..selectors.standings import Standings, standings_token, tournament_standings
 from ..selectors.teams import TeamStandings, team_standings
+from ..templatetags.organiser_rows import match_sentence
 from .common import mini_board_geometry, viewable_tournament
 from .sockets import socket_path
 
@@ -117,10 +118,13 @@ def projector_payload(tournament: Tournament, round_: Round | None) -> dict[str,
                     {"position": s.position, "name": s.name, "score": s.round_score}
                     for s in t.seats
                 ],
+                # Where the tournament plays deciders: the 3-player match's result.
+                "match": match_sentence(t),
                 "games": [
                     {
                         "id": g.id,
                         "number": g.number,
+                        "decider": g.decider,
                         "status": g.status,
                         "confirmed": g.confirmed,
                         "out": g.out if g.played else None,
@@ -129,6 +133,8 @@ def projector_payload(tournament: Tournament, round_: Round | None) -> dict[str,
                         "live": live.get(g.id) if g.in_progress else None,
                     }
                     for g in t.games
+                    # A voided decider counts nowhere (services/deciders.py).
+                    if not g.voided
                 ],
             }
             for t in tables
@@ -195,6 +201,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
                     "offline": _("No connection — retrying"),
                     "paused": _("Paused (space bar continues)"),
                     "announce": _("Results updated"),
+                    "decider": _("Decider"),
                 },
             },
         },

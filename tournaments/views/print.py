@@ -97,7 +97,8 @@ def round_sheets(request: HttpRequest, tournament: Tournament, number: int) -> H
             ScoreSheet(
                 table=table,
                 players=players,
-                games=[(game, _starter(table, game)) for game in table.games],
+                # The match as paired; a decider comes only when the match is tied.
+                games=[(game, _starter(table, game)) for game in table.games if not game.decider],
             )
         )
     return render(
@@ -142,13 +143,14 @@ def _open_tables_page(
     still_open = [
         {
             "table": t,
-            "missing": [g for g in t.games if not g.played and not g.disputed],
+            # A voided decider counts nowhere: nothing of it is missing.
+            "missing": [g for g in t.counting_games if not g.played and not g.disputed],
             "awaiting": [
                 (g, reports.get(g.id, []))
-                for g in t.games
+                for g in t.counting_games
                 if g.played and not g.confirmed and not g.disputed
             ],
-            "disputed": [(g, reports.get(g.id, [])) for g in t.games if g.disputed],
+            "disputed": [(g, reports.get(g.id, [])) for g in t.counting_games if g.disputed],
         }
         for t in tables
         if not t.complete

@@ -18,6 +18,7 @@ from ..models import Club, Entry, Round, Seat, Tournament
 from ..permissions import can_direct
 from ..selectors.crosstable import tournament_crosstable
 from ..selectors.live import attach_live
+from ..selectors.pre_round import pre_round_view
 from ..selectors.rounds import round_tables
 from ..selectors.standings import tournament_standings
 from ..selectors.teams import team_standings
@@ -182,6 +183,8 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "tournament": tournament,
                 "round": round_,
                 "tables": tables,
+                # Round 1 of a Swiss with a pre-round says so (docs/pairing.md).
+                "pre_round": pre_round_view(round_),
                 "can_direct": director,
                 "print": "print" in request.GET,
                 "live_etag": etag,

@@ -34,7 +34,7 @@ from ..services.errors import ConflictError, ServiceError
 from ..services.plies import ply_conflicts_clear
 from ..services.result_path import game_result_record
 from ..services.results import Actor, game_confirm, result_accept
-from ..templatetags.organiser_rows import Refusal, result_row
+from ..templatetags.organiser_rows import Refusal, result_match_rows, result_row
 from .common import (
     director_required,
     live_tables_config,
@@ -44,18 +44,25 @@ from .common import (
 )
 
 
+def _game_label(game: Game) -> str:
+    """A game as a message names it: "Table 3, game 2", or the table's decider."""
+    if game.decider:
+        return _("Table %(table)s, decider") % {"table": game.table.number}
+    return _("Table %(table)s, game %(game)s") % {"table": game.table.number, "game": game.number}
+
+
 def _results_post(request: HttpRequest, game: Game, by: Actor) -> bool:
     """Validate and save one game's result form; errors become messages naming the game."""
-    seats = game.table.seats.count()
+    positions = game.positions(game.table.seats.count())
     form = ResultForm(request.POST)
-    label = _("Table %(table)s, game %(game)s") % {"table": game.table.number, "game": game.number}
+    label = _game_label(game)
     if not form.is_valid():
         problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
         messages.error(request, f"{label}: {problems}")
         return False
     try:
         game_result_record(
-            game=game, entry=form.entry(seats), version=form.cleaned_data["version"], by=by
+            game=game, entry=form.entry(positions), version=form.cleaned_data["version"], by=by
         )
     except ServiceError as exc:
         messages.error(request, f"{label}: {exc.message}")
@@ -151,6 +158,9 @@ def _row_response(
     table = tables[0]
     game = next(g for g in table.games if g.id == game_id)
     row = result_row(request, tournament, round_, table, game, refused)
+    # The table's decider and match result: a save that ties the match at the top adds
+    # the decider, one that unties it takes it away (services/deciders.py).
+    match = result_match_rows(request, tournament, round_, table, game)
     progress = render_to_string(
         "tournaments/_round_progress.html",
         {
@@ -163,7 +173,12 @@ def _row_response(
     )
     # htmx parses a <tr> answer as a table's rows, where a <p> has no place: a
     # <template> carries it, and htmx takes out-of-band swaps from templates too.
-    return HttpResponse(format_html("{}<template>{}</template>", row, progress), status=status)
+    # Each in a <template> of its own: a template parses its content by its first tag, and
+    # table rows after a <p> would be dropped.
+    return HttpResponse(
+        format_html("{}<template>{}</template><template>{}</template>", row, progress, match),
+        status=status,
+    )
 
 
 def _refusal(error: ServiceError, posted: Any, version: int | None) -> Refusal:
@@ -223,9 +238,9 @@ def round_result_save(
         return (
             _row_response(request, tournament, round_, game.pk) if request.htmx else redirect(back)
         )
-    seats = game.table.seats.count()
+    positions = game.positions(game.table.seats.count())
     by = Actor.director(request.user)
-    label = _("Table %(table)s, game %(game)s") % {"table": game.table.number, "game": game.number}
+    label = _game_label(game)
     error: ServiceError | None = None
     try:
         form = ResultForm(request.POST)
@@ -233,7 +248,7 @@ def round_result_save(
             field, problems = next(iter(form.errors.items()))
             raise ServiceError(" ".join(problems), field=field)
         game_result_record(
-            game=game, entry=form.entry(seats), version=form.cleaned_data["version"], by=by
+            game=game, entry=form.entry(positions), version=form.cleaned_data["version"], by=by
         )
     except ServiceError as exc:
         error = exc
@@ -276,10 +291,7 @@ def round_result_accept(
     except ServiceError as exc:
         error = exc
     if not request.htmx:
-        label = _("Table %(table)s, game %(game)s") % {
-            "table": game.table.number,
-            "game": game.number,
-        }
+        label = _game_label(game)
         if error is not None:
             messages.error(request, f"{label}: {error.message}")
         else:

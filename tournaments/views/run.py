@@ -24,9 +24,10 @@ from ..forms import (
 )
 from ..models import (
     Club,
+    Season,
     Tournament,
 )
-from ..selectors.tournaments import seed_sources
+from ..selectors.tournaments import seed_seasons, seed_sources
 from ..services import entries as entry_services
 from ..services import rounds as round_services
 from ..services import tournaments as tournament_services
@@ -121,8 +122,15 @@ def tournament_manage(request: HttpRequest, tournament: Tournament) -> HttpRespo
 def entries_reseed(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Seeds by rating, or (``event``: one of the club's earlier events) by its final
     standings with the newcomers after them by rating."""
-    source = None
-    if request.POST.get("event"):
+    source: Tournament | Season | None = None
+    if request.POST.get("season"):
+        source = next(
+            (x for x in seed_seasons(tournament) if str(x.pk) == request.POST["season"]), None
+        )
+        if source is None:
+            messages.error(request, _("Season: choose one of the club's seasons."))
+            return to_run_page(tournament, "#players")
+    elif request.POST.get("event"):
         source = next(
             (t for t in seed_sources(tournament) if str(t.pk) == request.POST["event"]), None
         )
@@ -135,6 +143,16 @@ def entries_reseed(request: HttpRequest, tournament: Tournament) -> HttpResponse
         )
     except ServiceError as exc:
         messages.error(request, exc.message)
+        return to_run_page(tournament, "#players")
+    if isinstance(source, Season):
+        messages.success(
+            request,
+            _(
+                "Seeds now follow the standings of %(season)s; everyone not ranked there "
+                "follows by rating."
+            )
+            % {"season": source.name},
+        )
         return to_run_page(tournament, "#players")
     if source is not None:
         messages.success(

@@ -32,7 +32,7 @@ from ..models import (
 )
 from ..selectors.rounds import round_tables
 from ..selectors.teams import desk_teams
-from ..selectors.tournaments import seed_sources
+from ..selectors.tournaments import seed_seasons, seed_sources
 from ..services.errors import ServiceError
 from ..services.pairing_edit import NEW_TABLE, Target, round_edit_preview
 
@@ -70,6 +70,7 @@ def manage_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "skip_form": SkipForm(),
         "forbid_form": ForbiddenPairForm(tournament=tournament),
         "seed_sources": seed_sources(tournament) if not rounds else [],
+        "seed_seasons": seed_seasons(tournament) if not rounds else [],
         "swap_form": SwapForm(tournament=tournament),
         # Only players seated in the round and not withdrawn can swap or move, and
         # only before it is published: the swap's lists are not loaded after that.

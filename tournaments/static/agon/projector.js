@@ -51,8 +51,10 @@ function lines(values) {
 }
 
 function gameText(game) {
-  if (game.out) return game.out.join(":");
-  return game.plies === null || game.plies === undefined ? "—" : fill(labels.in_progress, { ply: game.plies });
+  // A 3-player match's decider (a 2-player game of the two leaders) says so.
+  const prefix = game.decider ? `${labels.decider}: ` : "";
+  if (game.out) return prefix + game.out.join(":");
+  return prefix + (game.plies === null || game.plies === undefined ? "—" : fill(labels.in_progress, { ply: game.plies }));
 }
 
 // One figure per game, kept between renders: only its pieces are drawn again.
@@ -100,7 +102,12 @@ function renderTables() {
       el("th", { scope: "row", class: "num" }, table.bye ? labels.bye : String(table.number)),
       el("td", {}, ...lines(table.seats.map((s) => s.name))),
       el("td", { class: "num" }, ...lines(table.seats.map((s) => (s.score === null ? "—" : score.format(s.score))))),
-      el("td", { class: "games" }, ...games.flatMap((g) => [g, " "])),
+      el(
+        "td",
+        { class: "games" },
+        ...games.flatMap((g) => [g, " "]),
+        table.match ? el("div", { class: "match-result" }, table.match) : null,
+      ),
       el("td", {}, labels[table.state]),
     );
   });
