@@ -8,14 +8,28 @@ canonical Move objects without the `:` and `z` parts.
 
 from __future__ import annotations
 
+from itertools import chain, compress
 from typing import Final
 
-from .board import BYTE_STOPS, bits
+from .board import bits
 from .notation import PASS, Move
-from .paths import NodeAreas
+from .paths import (
+    ALL_LINES,
+    FIRST_LINES,
+    LINE_WALKS,
+    M1,
+    M2,
+    M4,
+    NODE_LINKS,
+    NODE_STARTS,
+    NODES_OF,
+    SECOND_LINES,
+    STARTS,
+)
 from .rules import BLACK_BASE, Position, State
 
 FORCED: Final = 127
+NOT_BIT: Final = tuple(~(1 << s) for s in range(100))
 
 
 def legal_codes(game: Position) -> list[int]:
@@ -31,16 +45,40 @@ def legal_codes(game: Position) -> list[int]:
         waiting = [p for p in mine if pos[p] == goal[p]]
         if waiting:
             return [FORCED | pos[p] << 7 | p << 14 for p in waiting]
-    occ = game.occ
     cnt = game.cnt
+    # Pieces share a stop only on the start nodes (nothing else ever holds two things).
     multi = 0
-    for s in pos:
-        if s >= 0 and cnt[s] > 1:
-            multi |= 1 << s
-    piece_targets = NodeAreas(occ).targets
+    if max(cnt[:10]) > 1:
+        for s in range(10):
+            if cnt[s] > 1:
+                multi |= 1 << s
     five = r.five
     last = game.last[seat]
+    ko_piece = ko_from = ko_to = -1
+    if last is not None:
+        ko_piece, ko_from, ko_to = last
+    # Every line walked from both ends at once: fwd from its first node, bwd from its
+    # second, each up to and including the first occupied stop (a free line: bwd all of
+    # it, fwd none; free lines are counted with the nodes they join).
+    occ = game.occ
+    x = occ & ALL_LINES
+    d = x | (x >> 1) & M1
+    d |= (d >> 2) & M2
+    d |= (d >> 4) & M4  # per line: every stop up to its last occupied one
+    busy = d & STARTS
+    fwd = x ^ (x - busy)
+    bwd = ALL_LINES ^ ((d >> 1) & M1)
+    free_lines = STARTS ^ busy
+    free = ~occ & 1023
+    # Per free node: every stop a piece reaches from it, once worked out (0: not yet).
+    areas = [0] * 10
+    # The codes are picked from rows of ready-made codes (a piece's moves from its stop to
+    # stops 0..99) by the binary digits of the masks of targets, lowest stop first: the
+    # rows of several pieces in one pass, their masks side by side in one int.
     codes: list[int] = []
+    rows = _ROWS
+    pending: list[tuple[int, ...]] = []
+    big = shift = 0
     done_from = 0
     for p in mine:
         frm = pos[p]
@@ -50,23 +88,74 @@ def legal_codes(game: Position) -> list[int]:
             if (done_from >> frm) & 1:
                 continue  # alike pieces on one stop move alike
             done_from |= 1 << frm
-        mask = piece_targets(frm, occ)
-        if last is not None and last[1] == frm and last[0] == (r.colour[p] if five else p):
-            mask &= ~(1 << last[2])
-        base = frm << 7 | p << 14
+        if frm < 10:
+            links, mask = NODE_LINKS[frm][free_lines & NODE_STARTS[frm]]
+            bit = 1 << frm
+            mask |= (fwd & FIRST_LINES[bit]) | (bwd & SECOND_LINES[bit])
+            exits = NODES_OF[links]
+        else:
+            base, full, walks = LINE_WALKS[frm]
+            mask, exits = walks[(occ >> base) & full]
+        for n in exits:
+            if free >> n & 1:
+                area = areas[n]
+                if not area:
+                    # The free nodes joined to n by free lines, and every stop they reach.
+                    u = 1 << n
+                    todo = [n]
+                    while todo:
+                        m = todo.pop()
+                        links, near = NODE_LINKS[m][free_lines & NODE_STARTS[m]]
+                        area |= near
+                        new = links & free & ~u
+                        if new:
+                            u |= new
+                            todo += NODES_OF[new]
+                    area |= u | (fwd & FIRST_LINES[u]) | (bwd & SECOND_LINES[u])
+                    for m in NODES_OF[u]:
+                        areas[m] = area
+                mask |= area
+        mask &= NOT_BIT[frm]
+        if frm == ko_from and ko_piece == (r.colour[p] if five else p):
+            mask &= ~(1 << ko_to)
         shared = mask & multi
         if shared:
+            # Several pieces on a target: a code per distinct partner, before the rest.
+            if pending:
+                codes += compress(chain.from_iterable(pending), _flags(big))
+                pending = []
+                big = shift = 0
             mask ^= shared
-            for t in bits(shared):
-                for partner in _partners(game, t):
-                    codes.append(base | t | (partner + 1) << 20)
-        codes += [
-            base | t
-            for byte, table in zip(mask.to_bytes(13, "little"), BYTE_STOPS, strict=False)
-            if byte
-            for t in table[byte]
-        ]
+            base = frm << 7 | p << 14
+            codes += [
+                base | t | (partner + 1) << 20
+                for t in bits(shared)
+                for partner in _partners(game, t)
+            ]
+        pending.append(rows[p << 7 | frm] or _row(p, frm))
+        big |= mask << shift
+        shift += 100
+    if pending:
+        codes += compress(chain.from_iterable(pending), bin(big).encode().translate(_FLAGS)[:1:-1])
     return codes
+
+
+def _flags(mask: int) -> bytes:
+    """A byte per bit of mask, lowest first: 1 when set, else 0."""
+    return bin(mask).encode().translate(_FLAGS)[:1:-1]
+
+
+_FLAGS: Final = bytes.maketrans(b"01", b"\x00\x01")
+# Per piece and stop (index piece << 7 | stop): the codes of its moves to stops 0..99,
+# made on first use.
+_ROWS: Final[list[tuple[int, ...] | None]] = [None] * (64 << 7)
+
+
+def _row(p: int, frm: int) -> tuple[int, ...]:
+    base = frm << 7 | p << 14
+    row = tuple(range(base, base + 100))
+    _ROWS[p << 7 | frm] = row
+    return row
 
 
 def _partners(game: Position, stop: int) -> list[int]:

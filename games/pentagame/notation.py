@@ -131,6 +131,32 @@ def _parse_move(text: str) -> Move | str:
         to = get(to_t)
         if frm is not None and to is not None:
             return _new(Move, ("-", frm, to, None, None, None, None, None, None))
+    # The other plain forms, split at their separators without the regular expression.
+    head, z, grey_t = text.partition("z")
+    head, colon, black_t = head.partition(":")
+    for op in _PLAIN_OPS:
+        frm_t, sep, to_t = head.partition(op)
+        if sep:
+            frm = get(frm_t)
+            to = get(to_t)
+            if frm is None or to is None:
+                break
+            black = get(black_t) if colon else None
+            if colon and black is None:
+                break
+            if not z:
+                return _new(Move, (op, frm, to, None, None, None, black, None, None))
+            grey_from_t, arrow, grey_to_t = grey_t.partition(">")
+            if arrow:
+                grey_from = get(grey_from_t)
+                grey = get(grey_to_t)
+                if grey_from is None or grey is None:
+                    break
+                return _new(Move, (op, frm, to, None, None, None, black, grey, grey_from))
+            grey = get(grey_t)
+            if grey is None:
+                break
+            return _new(Move, (op, frm, to, None, None, None, black, grey, None))
     m = _PLAIN_RE.fullmatch(text)
     if m is not None:
         frm_t, op, to_t, black_t, grey_t, grey_to_t = m.groups()
@@ -190,6 +216,8 @@ def _parse_move(text: str) -> Move | str:
 
 
 _OP_ALIASES: Final = {"X": "x", "×": "x"}
+# The signs of the plain forms, `s!` before `s` (no stop's name holds any of them).
+_PLAIN_OPS: Final = ("x", "s!", "s", "-")
 _new: Final = tuple.__new__  # builds a Move without NamedTuple.__new__'s Python frame
 
 

@@ -42,11 +42,6 @@ _NODE_EXITS: Final = tuple(
     for n in range(10)
 )
 _LINE_SPANS: Final = tuple(zip(LINE_BASE, LINE_FULL, strict=True))
-# Per node: (line, far node, walk table indexed by line occupancy) for the 4 lines.
-_NODE_WALKS: Final = tuple(
-    tuple((li, other, _NODE_EXITS[n][k][3]) for k, (li, other, _) in enumerate(NODE_LINES[n]))
-    for n in range(10)
-)
 # Per node: (global mask of a whole line, far node) for the 4 lines.
 _NODE_NEIGH: Final = tuple(
     tuple((LINE_FULL[li] << LINE_BASE[li], other) for li, other, _ in NODE_LINES[n])
@@ -86,8 +81,28 @@ _STOP_TABLES: Final = tuple(
 )
 # For a line stop: base, full, the masks of the line stops below and above it, the line's
 # first and second node, and its walk table (line occupancy -> global mask reached).
-_LINE_STOPS: Final = tuple(
+LINE_STOPS: Final = tuple(
     (t[0], t[1], t[2], t[3], t[4] // 16, t[4] % 16, t[5]) for t in _STOP_TABLES
+)
+# For a line stop: base, full, and per line occupancy: (the stops reached along the line,
+# the line's end nodes that the way along the line reaches).
+LINE_WALKS: Final = tuple(
+    (
+        (
+            base,
+            full,
+            tuple(
+                (
+                    reached,
+                    tuple(n for n, way in ((a, below), (b, above)) if not seg & way),
+                )
+                for seg, reached in enumerate(table)
+            ),
+        )
+        if s >= 10
+        else (0, 0, ())
+    )
+    for s, (base, full, below, above, a, b, table) in enumerate(LINE_STOPS)
 )
 # Per node: (mask of a whole line and its far node, far node, far node's bit).
 _NODE_STEPS: Final = tuple(
@@ -144,7 +159,7 @@ def reaches(frm: int, to: int, occ: int) -> bool:
         stack = [frm]
         blocked = occ
     else:
-        base, full, below, above, a, b, table = _LINE_STOPS[frm]
+        base, full, below, above, a, b, table = LINE_STOPS[frm]
         seg = (occ >> base) & full
         if table[seg] & _BIT[to]:
             return True
@@ -193,76 +208,6 @@ def targets(frm: int, occ: int) -> int:
     return reached & ~(1 << frm)
 
 
-class NodeAreas:
-    """For one occupancy: every free node's area (free nodes joined by empty lines) and
-    the mask of stops a piece reaches once it stands on a free node of that area."""
-
-    __slots__ = ("area_of", "area_mask", "occ", "segs")
-
-    def __init__(self, occ: int) -> None:
-        # Each line's occupancy, once.
-        segs = [(occ >> base) & full for base, full in _LINE_SPANS]
-        busy = occ & 1023
-        area_of = [-1] * 10
-        area_mask: list[int] = []
-        for start in range(10):
-            if area_of[start] >= 0 or (busy >> start) & 1:
-                continue
-            aid = len(area_mask)
-            area_of[start] = aid
-            reached = 1 << start
-            stack = [start]
-            while stack:
-                for li, other, table in _NODE_WALKS[stack.pop()]:
-                    seg = segs[li]
-                    reached |= table[seg]
-                    if not seg and area_of[other] < 0 and not (busy >> other) & 1:
-                        area_of[other] = aid
-                        stack.append(other)
-            area_mask.append(reached)
-        self.area_of = area_of
-        self.area_mask = area_mask
-        self.occ = occ
-        self.segs = segs
-
-    def targets(self, frm: int, occ: int) -> int:
-        """Mask of every stop a piece on frm can end its move on (frm itself excluded)."""
-        if occ != self.occ:
-            return self._targets_from(frm, occ)
-        if frm < 10:
-            reached = 0
-            segs = self.segs
-            for li, other, table in _NODE_WALKS[frm]:
-                seg = segs[li]
-                reached |= table[seg]
-                if not seg:
-                    aid = self.area_of[other]
-                    if aid >= 0:
-                        reached |= self.area_mask[aid]
-            return reached & ~(1 << frm)
-        _, _, below, above, a, b, table = _LINE_STOPS[frm]
-        seg = self.segs[STOP_LINE[frm]]
-        reached = table[seg]
-        if not seg & below:
-            aid = self.area_of[a]
-            if aid >= 0:
-                reached |= self.area_mask[aid]
-        if not seg & above:
-            aid = self.area_of[b]
-            if aid >= 0:
-                reached |= self.area_mask[aid]
-        return reached & ~(1 << frm)
-
-    def _targets_from(self, frm: int, occ: int) -> int:
-        """targets() for an occupancy other than the areas' own (the line walks use occ)."""
-        reached, nodes = start_walk(frm, occ)
-        for n in nodes:
-            aid = self.area_of[n]
-            if aid >= 0:
-                reached |= self.area_mask[aid]
-        return reached & ~(1 << frm)
-
-
 def blocking_stop(frm: int, to: int, occ: int) -> int:
     """A stop that blocks the way from frm to to: on a shortest board path, the occupied
     stop nearest to frm (used only to explain an illegal move)."""
@@ -296,3 +241,57 @@ def _distances(src: int) -> list[int]:
                 dist[t] = dist[s] + 1
                 queue.append(t)
     return dist
+
+
+# --- every line at once -----------------------------------------------------------------
+#
+# Move generation works on all 20 lines in a handful of big-int operations: a line's stops
+# are consecutive bits, so subtracting one at each busy line's first stop, or smearing
+# bits downwards within each line, walks every line from either end at the same time.
+
+ALL_LINES: Final = sum(full << base for base, full in _LINE_SPANS)
+STARTS: Final = sum(1 << base for base in LINE_BASE)
+
+
+def _within(k: int) -> int:
+    """The stops at least k stops below their line's last stop (where a shift down by k
+    stays on the line)."""
+    return sum(((1 << max(n - k, 0)) - 1) << LINE_BASE[li] for li, (_, _, n) in enumerate(LINES))
+
+
+M1: Final = _within(1)
+M2: Final = _within(2)
+M4: Final = _within(4)
+# For a 10-bit set of nodes: every stop of the lines whose first (second) node is in it.
+FIRST_LINES: Final = tuple(
+    sum(LINE_FULL[li] << LINE_BASE[li] for li, (a, _, _) in enumerate(LINES) if nodes >> a & 1)
+    for nodes in range(1024)
+)
+SECOND_LINES: Final = tuple(
+    sum(LINE_FULL[li] << LINE_BASE[li] for li, (_, b, _) in enumerate(LINES) if nodes >> b & 1)
+    for nodes in range(1024)
+)
+NODES_OF: Final = tuple(tuple(n for n in range(10) if nodes >> n & 1) for nodes in range(1024))
+
+
+def _node_links(n: int) -> tuple[int, dict[int, tuple[int, int]]]:
+    """For node n: the first stops of its 4 lines, and for every set of them that is
+    free: (the nodes at their far ends, every stop of those lines and the far nodes)."""
+    lines = [
+        (1 << LINE_BASE[li], LINE_FULL[li] << LINE_BASE[li], other)
+        for li, other, _ in NODE_LINES[n]
+    ]
+    table: dict[int, tuple[int, int]] = {}
+    for subset in range(16):
+        key = links = near = 0
+        for k, (start, whole, other) in enumerate(lines):
+            if subset >> k & 1:
+                key |= start
+                links |= 1 << other
+                near |= whole | 1 << other
+        table[key] = (links, near)
+    return sum(start for start, _, _ in lines), table
+
+
+NODE_STARTS: Final = tuple(_node_links(n)[0] for n in range(10))
+NODE_LINKS: Final = tuple(_node_links(n)[1] for n in range(10))

@@ -9,7 +9,6 @@ from games.engine_common.replay import RecordReader, ReplayResultBase, started
 from games.engine_common.replay import ReplayError as ReplayError
 
 from .errors import IllegalMove, PentagameError
-from .notation import Move, _parse_move
 from .result import result
 from .rules import Position, State
 
@@ -55,15 +54,9 @@ def replay(record: dict[str, Any]) -> ReplayResult:
     players, variant, moves = check_record(record)
     game = start_game(players, variant)
     error: ReplayError | None = None
-    apply = game.apply
-    for i, text in enumerate(moves):
-        move = _parse_move(text)
-        try:
-            if not isinstance(move, Move):
-                raise IllegalMove(move)
-            apply(move)
-        except PentagameError as exc:
-            error = ReplayError(i + 1, text.strip(), exc.reason)
-            break
+    failed = game.play(moves)
+    if failed is not None:
+        i, reason = failed
+        error = ReplayError(i + 1, moves[i].strip(), reason)
     state = game.state()
     return ReplayResult.of_final(state, game.ply, error, result(state))
