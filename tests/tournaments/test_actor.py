@@ -16,12 +16,14 @@ from tournaments.services.actor import Actor, require_actor
 SERVICE_MODULES = [
     "tournaments.services.audit",
     "tournaments.services.clubs",
+    "tournaments.services.deciders",
     "tournaments.services.entries",
     "tournaments.services.evenings",
     "tournaments.services.pairing_edit",
     "tournaments.services.result_path",
     "tournaments.services.results",
     "tournaments.services.rounds",
+    "tournaments.services.seasons",
     "tournaments.services.tournaments",
     "tournaments.services.transfer",
     "ratings.services",
@@ -29,6 +31,14 @@ SERVICE_MODULES = [
 # Public functions that write nothing on anyone's behalf: reads, checks, and the rating
 # worker's own steps (it runs jobs whose row already names who asked for them).
 NOT_WRITES = {
+    "tournaments.services.deciders.check_decider_settings",
+    "tournaments.services.deciders.decider_possible",
+    "tournaments.services.deciders.lock_decider_table",
+    "tournaments.services.deciders.lock_game",
+    "tournaments.services.deciders.table_deciders_in_step",
+    "tournaments.services.results.players_of",
+    "tournaments.services.seasons.check_season_fits",
+    "tournaments.services.tournaments.check_pre_round",
     "tournaments.services.entries.name_problem",
     "tournaments.services.entries.open_for_entries",
     "tournaments.services.entries.pasted_line_problem",

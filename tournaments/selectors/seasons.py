@@ -9,7 +9,7 @@ that event's version (services/freshness.py) and so the season's key.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from django.core.cache import cache
@@ -141,14 +141,33 @@ def season_token(season: Season) -> str:
     return hashlib.sha1("|".join(parts).encode()).hexdigest()[:24]
 
 
-def season_standings_of(*, season: Season) -> SeasonStandings:
-    token = season_token(season)
+def season_standings_of(
+    *, season: Season, places: bool = True, token: str | None = None
+) -> SeasonStandings:
+    """The season's standings; with ``places=False`` without each player's events (her
+    path), which is all the standings page of a long season shows: a season of hundreds
+    of events would otherwise read back hundreds of thousands of places from the cache
+    for every look at it. ``token``: the season's `season_token`, when already read."""
+    token = token or season_token(season)
     key = f"season-standings:{season.pk}:{token}"
+    light = f"{key}:light"
+    if not places:
+        found = cache.get(light)
+        if found is not None:
+            return found
     standings = cache.get(key)
     if standings is None:
         standings = _compute(Season.objects.get(pk=season.pk), token)
         cache.set(key, standings, timeout=3600)
-    return standings
+    if places:
+        return standings
+    found = replace(
+        standings,
+        rows=tuple(replace(r, places=()) for r in standings.rows),
+        apart=tuple(replace(r, places=()) for r in standings.apart),
+    )
+    cache.set(light, found, timeout=3600)
+    return found
 
 
 def _compute(season: Season, token: str) -> SeasonStandings:

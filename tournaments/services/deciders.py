@@ -47,7 +47,7 @@ from tournaments.selectors.standings import scoring_settings
 from .actor import Actor
 from .audit import audit_record
 from .broadcast import game_changed_on_commit
-from .errors import ServiceError
+from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
 
 # The table sizes whose match a decider settles: the book's 3-player match.
@@ -268,6 +268,27 @@ def lock_decider_table(game: Game) -> None:
     one order and never wait for each other."""
     if game.decider:
         list(Table.objects.select_for_update().filter(pk=game.table_id).values_list("pk"))
+
+
+def lock_game(game: Game) -> Game:
+    """The game's row, locked for a write (its decider's table first, see
+    `lock_decider_table`); a decider taken away meanwhile is a conflict, never a 500."""
+    lock_decider_table(game)
+    locked = (
+        Game.objects.select_for_update()
+        .select_related("table__round__tournament")
+        .filter(pk=game.pk)
+        .first()
+    )
+    if locked is None:
+        # Taken away meanwhile: a decider whose match a correction untied.
+        raise ConflictError(
+            _(
+                "this game was taken away meanwhile (a decider whose match is no longer tied at the top); reload"
+            ),
+            field="game",
+        )
+    return locked
 
 
 def check_decider_player(*, by: Actor, game: Game) -> None:

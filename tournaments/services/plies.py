@@ -31,7 +31,7 @@ from tournaments.models import Game, Ply, PlyConflict, Round
 
 from .actor import Actor
 from .broadcast import game_changed_on_commit
-from .deciders import lock_decider_table
+from .deciders import lock_game
 from .errors import ConflictError, ServiceError
 from .results import check_actor_at_table, game_record_moves, require_open_for_reports
 
@@ -48,21 +48,7 @@ def _who(position: int | None) -> str:
 
 
 def _locked(game: Game, by: Actor, *, undo: bool = False) -> Game:
-    lock_decider_table(game)
-    locked = (
-        Game.objects.select_for_update()
-        .select_related("table__round__tournament")
-        .filter(pk=game.pk)
-        .first()
-    )
-    if locked is None:
-        # Taken away meanwhile: a decider whose match a correction untied.
-        raise ConflictError(
-            _(
-                "this game was taken away meanwhile (a decider whose match is no longer tied at the top); reload"
-            ),
-            field="game",
-        )
+    locked = lock_game(game)
     round_ = locked.table.round
     if by.is_player:
         require_open_for_reports(round_)

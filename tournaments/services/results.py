@@ -32,7 +32,7 @@ from tournaments.selectors.standings import table_teams
 from .actor import Actor, require_actor
 from .audit import audit_record
 from .broadcast import game_changed_on_commit
-from .deciders import check_decider_player, decider_sync, lock_decider_table
+from .deciders import check_decider_player, decider_sync, lock_game
 from .errors import ConflictError, ServiceError
 from .freshness import standings_changed
 
@@ -262,21 +262,7 @@ def _has_result(game: Game) -> bool:
 
 
 def _lock(game: Game, version: int | None) -> tuple[Game, list[ResultSubmission]]:
-    lock_decider_table(game)
-    locked = (
-        Game.objects.select_for_update()
-        .select_related("table__round__tournament")
-        .filter(pk=game.pk)
-        .first()
-    )
-    if locked is None:
-        # Taken away meanwhile: a decider whose match a correction untied.
-        raise ConflictError(
-            _(
-                "this game was taken away meanwhile (a decider whose match is no longer tied at the top); reload"
-            ),
-            field="game",
-        )
+    locked = lock_game(game)
     if version is not None and locked.version != version:
         raise ConflictError(
             _(

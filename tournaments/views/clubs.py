@@ -23,6 +23,7 @@ from ..selectors.seasons import (
     club_seasons,
     season_event_rows,
     season_standings_of,
+    season_token,
 )
 from ..selectors.tournaments import tournaments_visible_to
 from ..services import seasons as season_services
@@ -64,7 +65,12 @@ def club_detail(request: HttpRequest, club_slug: str) -> HttpResponse:
 def season_detail(request: HttpRequest, club_slug: str, season_slug: str) -> HttpResponse:
     season = _season_or_404(club_slug, season_slug)
     fmt = request.GET.get("format")
-    standings = season_standings_of(season=season)
+    # The page and the projector of a long season show no player's events: read the
+    # standings without them (see SEASON_COLUMNS).
+    token = season_token(season)
+    standings = season_standings_of(season=season, places=False, token=token)
+    if fmt in ("json", "csv") or len(standings.events) <= SEASON_COLUMNS:
+        standings = season_standings_of(season=season, token=token)
     if fmt == "json":
         return JsonResponse(
             {"season": season.slug, "name": season.name, **standings.as_json()},
