@@ -28,15 +28,20 @@ class SharedTable:
     seats: tuple[str, ...]
     games: tuple[tuple[int, ...], ...] = ()
     teams: tuple[tuple[int, ...], ...] | None = None
+    # A 3-player match tied at the top and settled by the two leaders' decider (sections
+    # 3 and 18): (winner, loser) as seat indexes. It enters no score, so no cell total.
+    decider: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
 class Encounter:
     """A round in which two players shared a table: the head-to-head score of each game
-    (empty while the round is only scheduled, as in a league's fixed schedule)."""
+    (empty while the round is only scheduled, as in a league's fixed schedule), and
+    whether the row player "won" or "lost" the table's decider against this opponent."""
 
     round: int
     scores: tuple[float, ...] = ()
+    decider: str = ""
 
     @property
     def played(self) -> bool:
@@ -103,10 +108,10 @@ def crosstable(
             if a not in known or b not in known:
                 continue
             rows[a].cells.setdefault(b, Cell()).encounters.append(
-                Encounter(table.round, _head_to_head(table, i, j, settings))
+                Encounter(table.round, _head_to_head(table, i, j, settings), _decider(table, i, j))
             )
             rows[b].cells.setdefault(a, Cell()).encounters.append(
-                Encounter(table.round, _head_to_head(table, j, i, settings))
+                Encounter(table.round, _head_to_head(table, j, i, settings), _decider(table, j, i))
             )
     for number, seats in scheduled:
         for k, a in enumerate(seats):
@@ -134,6 +139,14 @@ def _opponents(table: SharedTable) -> list[tuple[int, int]]:
         for j in range(i + 1, n)
         if table.teams is None or team_of.get(i) != team_of.get(j)
     ]
+
+
+def _decider(table: SharedTable, i: int, j: int) -> str:
+    if table.decider == (i, j):
+        return "won"
+    if table.decider == (j, i):
+        return "lost"
+    return ""
 
 
 def _head_to_head(

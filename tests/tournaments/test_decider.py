@@ -460,6 +460,34 @@ def test_the_round_page_shows_the_decider_with_its_two_players_and_the_match_res
     assert f"Match won by {cleo} in the decider" in page
 
 
+def test_the_crosstable_marks_the_decider_between_its_two_leaders_and_no_total(client):
+    round_, (one, two) = match()
+    enter(one, TIED)
+    enter(two, TIED)
+    (decider,) = deciders(round_)
+    enter(decider, [1, 3])  # Cleo (seat 3) wins it
+    round_close(round=round_, by=CMD)
+    slug = round_.tournament.slug
+    page = client.get(reverse("tournament-crosstable", args=[slug])).content.decode()
+    cells = re.findall(r'<td class="num">([^<]*(?:<span[^>]*>[^<]*</span>)*)', page)
+    marked = [c for c in cells if "decider-mark" in c]
+    # Ben's cell against Cleo and Cleo's against Ben; Ann's cells carry no mark.
+    assert sorted(re.search(r">(D.)<", c).group(1) for c in marked) == ["D+", "D−"]
+    # Beside the two games' head-to-head scores, which it leaves as they are.
+    assert all(re.match(r"[\d.]+ [\d.]+ <span", c) for c in marked)
+    assert "won the decider" in page and "lost the decider" in page
+    assert "D+ and D−: won and lost the decider" in page
+
+
+def test_a_crosstable_without_a_decider_has_no_mark_and_no_legend(client):
+    round_, (one, two) = match()
+    enter(one, CLEAR)
+    enter(two, CLEAR)
+    round_close(round=round_, by=CMD)
+    page = client.get(reverse("tournament-crosstable", args=[round_.tournament.slug]))
+    assert "decider" not in page.content.decode().lower()
+
+
 # --- the API ----------------------------------------------------------------------
 
 

@@ -219,6 +219,50 @@ def test_the_pages_show_a_draw_that_replays_to_its_tables(organiser):
     assert f"paired at random by draw number {record['draw']}" in round_page
 
 
+def test_the_run_page_takes_the_organisers_draw_number_and_seats_the_documented_draw(organiser):
+    tournament = six(organiser, pre_round="random")
+    page = Client()
+    page.force_login(organiser)
+    run = page.get("/t/cup/manage/").content.decode()
+    assert 'name="draw"' in run and "Draw number (optional)" in run
+    page.post("/t/cup/manage/rounds/pair/", {"draw": " 2026 "})
+    assert tables_of(tournament, 1) == DRAWN
+    record = AuditEntry.objects.get(tournament=tournament, action="pair").after["pre_round"]
+    assert record["draw"] == 2026
+    # Paired: the field is gone with the button it belonged to.
+    assert 'name="draw"' not in page.get("/t/cup/manage/").content.decode()
+
+
+@pytest.mark.parametrize("typed", ["two", "-1", "1000000000", "１２"])
+def test_the_run_page_refuses_a_draw_that_is_no_number_and_pairs_nothing(organiser, typed):
+    tournament = six(organiser, pre_round="random")
+    page = Client()
+    page.force_login(organiser)
+    answer = page.post("/t/cup/manage/rounds/pair/", {"draw": typed}, follow=True)
+    assert "a draw is a whole number from 0 to 999999999" in answer.content.decode()
+    assert not tournament.rounds.exists()
+
+
+def test_a_pre_round_by_rating_offers_no_draw_field(organiser):
+    six(organiser, pre_round="rating")
+    page = Client()
+    page.force_login(organiser)
+    assert 'name="draw"' not in page.get("/t/cup/manage/").content.decode()
+
+
+def test_the_wall_list_projectors_and_sheets_call_round_1_the_pre_round(organiser):
+    tournament = six(organiser, pre_round="rating")
+    round_ = round_pair_next(tournament=tournament, by=BY)
+    round_publish(round=round_, by=BY)
+    page = Client()
+    page.force_login(organiser)
+    assert "Pre-round: find your table" in page.get("/t/cup/rounds/1/wall/").content.decode()
+    assert "Pre-round: tables" in page.get("/t/cup/projector/").content.decode()
+    sheets = page.get("/t/cup/rounds/1/sheets/").content.decode()
+    assert "Pre-round: pairings" in sheets and "Round 1" not in sheets
+    assert "Pre-round</a>" in page.get("/t/cup/").content.decode()
+
+
 # --- the API ---------------------------------------------------------------------------
 
 

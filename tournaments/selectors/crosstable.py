@@ -46,6 +46,8 @@ class Crosstable:
     deviation: list[tuple[str, str, int]] = field(default_factory=list)
     # A 2 vs 2 event's crosstable is of teams.
     teams: bool = False
+    # Some 3-player match was settled by a decider: the page explains its mark.
+    deciders: bool = False
 
 
 def _lines(standings: Any, rows: list[CrossRow], key: str) -> list[CrosstableLine]:
@@ -97,7 +99,16 @@ def tournament_crosstable(*, tournament: Tournament) -> Crosstable:
     # A pre-round that does not count is no part of the crosstable either.
     uncounted = uncounted_rounds(tournament)
     tables = [
-        SharedTable(t.round, tuple(str(e) for e in t.entries), tuple(tuple(g) for g in t.games))
+        SharedTable(
+            t.round,
+            tuple(str(e) for e in t.entries),
+            tuple(tuple(g) for g in t.games),
+            decider=(
+                (t.decider_winner, t.decider_loser)
+                if t.decider_winner is not None and t.decider_loser is not None
+                else None
+            ),
+        )
         for t in tournament_tables(tournament=tournament, closed_only=True)
         if not t.is_bye and t.round not in uncounted
     ]
@@ -134,4 +145,5 @@ def tournament_crosstable(*, tournament: Tournament) -> Crosstable:
         rounds_closed=standings.rounds_closed,
         league=bool(scheduled),
         deviation=deviation,
+        deciders=any(t.decider is not None for t in tables),
     )

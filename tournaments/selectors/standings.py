@@ -81,6 +81,8 @@ class TableRecord:
     # the top, settled by a 2-player game of the two leaders; docs/scoring.md), if one
     # did. The decider is no game of the turn: it is not in `games`.
     decider_winner: int | None = None
+    # ... and the seat index of the leader who lost it (the crosstable marks their cell).
+    decider_loser: int | None = None
 
 
 def tournament_tables(*, tournament: Tournament, closed_only: bool = False) -> list[TableRecord]:
@@ -133,6 +135,8 @@ def tournament_tables(*, tournament: Tournament, closed_only: bool = False) -> l
             won = decider_winner([int(o or 0) for o in pair], finished, settings)
             if won is not None and (a, b)[won] in record.positions:
                 record.decider_winner = record.positions.index((a, b)[won])
+                if (a, b)[1 - won] in record.positions:
+                    record.decider_loser = record.positions.index((a, b)[1 - won])
             continue
         if status in Game.WITHOUT_RESULT:
             # Forced closed before it started or ended: the book's unplayed 0:0.

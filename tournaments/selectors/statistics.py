@@ -106,12 +106,6 @@ def club_by_slug(slug: str) -> Club | None:
     return Club.objects.filter(slug=slug).first()
 
 
-def season_by_slugs(club_slug: str, season_slug: str) -> Season | None:
-    return (
-        Season.objects.select_related("club").filter(club__slug=club_slug, slug=season_slug).first()
-    )
-
-
 def club_statistics(*, club: Club, user: AbstractBaseUser | AnonymousUser) -> ScopeStatistics:
     """The statistics of every event of the club the user may see."""
     return scope_statistics(tournaments_visible_to(user).filter(club=club))

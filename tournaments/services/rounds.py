@@ -176,6 +176,23 @@ def _league_round(tournament: Tournament, number: int, by: Actor) -> tuple[Pairi
 SITE_DRAWS = 1_000_000
 
 
+def _draw_refused() -> ServiceError:
+    return ServiceError(
+        _("a draw is a whole number from 0 to %(limit)s") % {"limit": DRAW_LIMIT - 1},
+        field="draw",
+    )
+
+
+def draw_from_text(text: str) -> int | None:
+    """The draw number the run page's field holds: empty lets the site draw one."""
+    text = text.strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()):
+        raise _draw_refused()
+    return int(text)
+
+
 def _order(
     tournament: Tournament, number: int, draw: int | None
 ) -> tuple[dict[int, int] | None, dict[str, Any] | None]:
@@ -195,10 +212,7 @@ def _order(
     if draw is not None and not (
         isinstance(draw, int) and not isinstance(draw, bool) and 0 <= draw < DRAW_LIMIT
     ):
-        raise ServiceError(
-            _("a draw is a whole number from 0 to %(limit)s") % {"limit": DRAW_LIMIT - 1},
-            field="draw",
-        )
+        raise _draw_refused()
     if not has_pre_round(tournament):
         return None, None
     if number > 1:

@@ -29,6 +29,7 @@ from ..selectors.tournaments import tournaments_visible_to
 from ..services import seasons as season_services
 from ..services.actor import Actor
 from ..services.errors import ServiceError
+from .common import season_or_404
 
 # The projector shows a screenful of rows, then the next, as the wall list does.
 PROJECTOR_ROWS = 16
@@ -36,13 +37,6 @@ PROJECTOR_SECONDS = 15
 # A season of more events than this lists each player's events on her own page only:
 # a column per event would not be read, and its cells would make the page megabytes.
 SEASON_COLUMNS = 24
-
-
-def _season_or_404(club_slug: str, season_slug: str) -> Season:
-    try:
-        return Season.objects.select_related("club").get(club__slug=club_slug, slug=season_slug)
-    except Season.DoesNotExist:
-        raise Http404(_("there is no season at this address")) from None
 
 
 @require_GET
@@ -63,7 +57,7 @@ def club_detail(request: HttpRequest, club_slug: str) -> HttpResponse:
 
 @require_GET
 def season_detail(request: HttpRequest, club_slug: str, season_slug: str) -> HttpResponse:
-    season = _season_or_404(club_slug, season_slug)
+    season = season_or_404(club_slug, season_slug)
     fmt = request.GET.get("format")
     # The page and the projector of a long season show no player's events: read the
     # standings without them (see SEASON_COLUMNS).
@@ -154,7 +148,7 @@ def _season_projector(
 def season_player(
     request: HttpRequest, club_slug: str, season_slug: str, player_id: int
 ) -> HttpResponse:
-    season = _season_or_404(club_slug, season_slug)
+    season = season_or_404(club_slug, season_slug)
     standings = season_standings_of(season=season)
     row = standings.row_of(player_id)
     if row is None:
@@ -201,7 +195,7 @@ def season_create(request: HttpRequest, club_slug: str) -> HttpResponse:
 
 @login_required
 def season_edit(request: HttpRequest, club_slug: str, season_slug: str) -> HttpResponse:
-    season = _season_or_404(club_slug, season_slug)
+    season = season_or_404(club_slug, season_slug)
     if not can_organise(request.user, season.club):
         raise PermissionDenied(_("only this club's organisers may do that"))
     if request.method == "POST" and request.POST.get("delete") == "yes":

@@ -20,9 +20,11 @@ from tournaments.models import Game
 
 from ..models import (
     Round,
+    Season,
     Tournament,
 )
 from ..permissions import can_direct, can_view
+from ..selectors.seasons import season_by_slugs
 from ..services.errors import ServiceError
 from .sockets import socket_path
 
@@ -95,6 +97,14 @@ def _refused_game(where: dict[str, Any]) -> str:
     if isinstance(round_, Round):
         return _("this game is not in round %(number)s") % {"number": round_.number}
     return _("this game is not on this page")
+
+
+def season_or_404(club_slug: str, season_slug: str) -> Season:
+    """The season at a club's address (its pages and its statistics), or a 404."""
+    season = season_by_slugs(club_slug, season_slug)
+    if season is None:
+        raise Http404(_("there is no season at this address"))
+    return season
 
 
 def viewable_tournament(request: HttpRequest, slug: str) -> Tournament:

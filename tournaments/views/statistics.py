@@ -16,10 +16,9 @@ from ..selectors.statistics import (
     club_by_slug,
     club_statistics,
     event_statistics,
-    season_by_slugs,
     season_statistics,
 )
-from .common import viewable_tournament
+from .common import season_or_404, viewable_tournament
 
 # The page lists this many players' words; the JSON has every one.
 WORDS_SHOWN = 30
@@ -36,9 +35,7 @@ def club_statistics_view(request: HttpRequest, club_slug: str) -> HttpResponse:
 
 @require_GET
 def season_statistics_view(request: HttpRequest, club_slug: str, season_slug: str) -> HttpResponse:
-    season = season_by_slugs(club_slug, season_slug)
-    if season is None:
-        raise Http404(_("there is no season at this address"))
+    season = season_or_404(club_slug, season_slug)
     statistics = season_statistics(season=season, user=request.user)
     return _answer(
         request, statistics, {"season": season, "club": season.club, "name": season.name}
