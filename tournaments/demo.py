@@ -12,11 +12,12 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Count
 
 from games import rulesets
 from games.pentagame import replay
 from games.pentagame.playout import random_game
-from tournaments.models import GAMES, Club, Entry, Game, Round, Season, Tournament
+from tournaments.models import GAMES, Club, Entry, Game, Round, Season, Seat, Tournament
 from tournaments.services.clubs import club_create, club_organisers_set
 from tournaments.services.entries import entries_paste, entry_check_in
 from tournaments.services.evenings import evening_close
@@ -198,17 +199,26 @@ def _play_evening(
     strengths: dict[str, float],
     rng: random.Random,
     colours: bool = False,
+    showcase: bool = False,
 ) -> None:
     """Play ``rounds`` rounds and close the evening: half the games move by move, the
     others typed from the score sheet (pieces out, and with ``colours`` the winner's
-    colours out, section 22)."""
-    for _ in range(rounds):
+    colours out, section 22).
+    A 3-player match tied at the top gets its decider (the evening's option, sections 3
+    and 18), played with a generator of its own. With ``showcase`` round 1 has one such
+    match and a 3:3 draw whatever the generator deals (the statistics and the
+    crosstable show both)."""
+    for number in range(1, rounds + 1):
         round_ = round_pair_next(tournament=tournament, by=by)
         round_publish(round=round_, by=by)
-        for game in Game.objects.filter(table__round=round_).select_related("table"):
+        games = Game.objects.filter(table__round=round_).select_related("table")
+        shown = _showcase(games) if showcase and number == 1 else {}
+        for game in games:
             n = game.table.seats.count()
             names = [s.entry.player.name for s in game.table.seats.select_related("entry__player")]
-            if rng.random() < 0.5:
+            if game.pk in shown:
+                game_record_out(game=game, out=shown[game.pk], by=DEMO)
+            elif rng.random() < 0.5:
                 _play_game(game, names, strengths, rng)
             else:  # typed from the score sheet: pieces out only
                 out = [rng.randint(0, 2) for _ in range(n)]
@@ -222,8 +232,50 @@ def _play_evening(
                     by=DEMO,
                     colours_out={str(winner + 1): gone} if colours else None,
                 )
+        _play_deciders(round_, strengths, random.Random(f"{tournament.slug}-{number}"))
         round_close(round=round_, by=by)
     evening_close(tournament=tournament, by=by)
+
+
+def _showcase(games: Any) -> dict[int, list[int]]:
+    """Results by game id: the first 3-player match 1:3:2 then 1:2:3 (seats 2 and 3
+    level at the top), and the first 2-player table's first game 3:3."""
+    shown: dict[int, list[int]] = {}
+    sizes = dict(
+        Seat.objects.filter(table__in={g.table_id for g in games})
+        .values("table_id")
+        .annotate(n=Count("id"))
+        .values_list("table_id", "n")
+    )
+    triple = next((g.table_id for g in games if sizes.get(g.table_id) == 3), None)
+    pair = next((g for g in games if sizes.get(g.table_id) == 2), None)
+    for game in games:
+        if game.table_id == triple and game.number in (1, 2):
+            shown[game.pk] = [1, 3, 2] if game.number == 1 else [1, 2, 3]
+    if pair is not None:
+        shown[pair.pk] = [3, 3]
+    return shown
+
+
+def _play_deciders(round_: Round, strengths: dict[str, float], rng: random.Random) -> None:
+    """A match tied at the top got its decider with the result that tied it (the
+    evening's option): the two leaders play it, the stronger more likely to win."""
+    deciders = (
+        Game.objects.filter(
+            table__round=round_, decider=True, voided=False, status=Game.Status.PENDING
+        )
+        .select_related("table")
+        .order_by("table__number")
+    )
+    for game in deciders:
+        seats = {
+            s.position: s.entry.player.name
+            for s in game.table.seats.select_related("entry__player")
+        }
+        a, b = seats[game.leader_a], seats[game.leader_b]
+        first = rng.random() < 1 / (1 + 2.718 ** (strengths[b] - strengths[a]))
+        loser = rng.randint(0, 2)
+        game_record_out(game=game, out=[3, loser] if first else [loser, 3], by=DEMO)
 
 
 def _season(
@@ -253,6 +305,8 @@ def _season(
             published=True,
             date=day,
             season=season,
+            # The club settles a 3-player match tied at the top by a decider.
+            decider=True,
             by=by,
         )
         present = rng.sample(NAMES, rng.randint(8, 12))
@@ -263,7 +317,9 @@ def _season(
         )
         for entry in Entry.objects.filter(tournament=tournament):
             entry_check_in(entry=entry, by=by)
-        _play_evening(tournament, by, 3, strengths, rng, colours=True)
+        _play_evening(
+            tournament, by, 3, strengths, rng, colours=True, showcase=day == SEASON_EVENINGS[0]
+        )
     for slug in (SWISS, EVENING):
         tournament_update(tournament=Tournament.objects.get(slug=slug), season=season, by=by)
 

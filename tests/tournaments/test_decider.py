@@ -21,6 +21,7 @@ from rest_framework.test import APIClient
 
 from ratings.periods import period_for_round, period_games
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.demo import demo_load
 from tournaments.models import AuditEntry, Game, ResultSubmission, Round, Seat, Tournament
 from tournaments.scoring import decider_first, decider_pair
 from tournaments.selectors.rounds import round_tables
@@ -486,6 +487,24 @@ def test_a_crosstable_without_a_decider_has_no_mark_and_no_legend(client):
     round_close(round=round_, by=CMD)
     page = client.get(reverse("tournament-crosstable", args=[round_.tournament.slug]))
     assert "decider" not in page.content.decode().lower()
+
+
+def test_the_demos_season_evenings_settle_a_tied_match_by_a_decider_shown_in_the_crosstable(
+    client,
+):
+    demo_load(organiser=UserFactory(username="organiser", is_staff=True))
+    played = Game.objects.filter(decider=True, voided=False, confirmed=True).exclude(
+        status__in=Game.WITHOUT_RESULT
+    )
+    assert played.exists()
+    # Every decider of a closed demo round has its result: none keeps a round open.
+    assert not Game.objects.filter(
+        decider=True, voided=False, status=Game.Status.PENDING, table__round__status="closed"
+    ).exists()
+    event = played.first().table.round.tournament
+    assert event.decider and event.season is not None
+    page = client.get(reverse("tournament-crosstable", args=[event.slug])).content.decode()
+    assert "decider-mark" in page
 
 
 # --- the API ----------------------------------------------------------------------
