@@ -24,7 +24,7 @@ must agree to the bit.
 With ``--pairs N`` it then alternates (a) and the recomputation N times, each over the
 previous history, and prints each pair's ratio (wall clock, and CPU time of this
 process) and the medians; ``--before DIR`` (a copy of the previous ``ratings/rate.py``
-and ``ratings/history_rows.py``) times that code too, in alternating order, and with
+and ``ratings/history_rows.py``, and ``ratings/periods.py`` if it changed) times that code too, in alternating order, and with
 ``--dump FILE`` checks first that both write the same rows, to the bit. ``--dump`` alone
 writes every rating row at the end, to compare runs.
 """
@@ -273,23 +273,25 @@ def dump(path: str) -> str:
 
 def load_before(directory: str) -> Any:
     """``ratings_recompute`` of another copy of ``ratings/rate.py`` (and its
-    ``history_rows.py``) in ``directory``: the code before a change, timed in the same
-    run as the current one."""
+    ``history_rows.py``, and ``periods.py`` if there) in ``directory``: the code before
+    a change, timed in the same run as the current one."""
     import importlib.util
     import types
 
     folder = Path(directory)
-    spec = importlib.util.spec_from_file_location(
-        "ratings_before_history_rows", folder / "history_rows.py"
-    )
-    assert spec is not None and spec.loader is not None
-    rows = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = rows
-    spec.loader.exec_module(rows)
     source = (folder / "rate.py").read_text()
-    source = source.replace(
-        "from ratings.history_rows import", "from ratings_before_history_rows import"
-    )
+    # ``periods.py`` (reading the games) too, when the directory has it.
+    for name in ("history_rows", "periods"):
+        if not (folder / f"{name}.py").exists():
+            continue
+        spec = importlib.util.spec_from_file_location(
+            f"ratings_before_{name}", folder / f"{name}.py"
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        source = source.replace(f"from ratings.{name} import", f"from ratings_before_{name} import")
     module = types.ModuleType("ratings_before_rate")
     module.__file__ = str(folder / "rate.py")
     sys.modules[module.__name__] = module
@@ -360,7 +362,9 @@ def main() -> None:
     parser.add_argument(
         "--pairs", type=int, default=0, help="then alternate bare maths and recompute N times"
     )
-    parser.add_argument("--before", help="a directory with the old rate.py and history_rows.py")
+    parser.add_argument(
+        "--before", help="a directory with the old rate.py and history_rows.py (periods.py)"
+    )
     parser.add_argument("--dump", help="write every rating row at the end to this file")
     args = parser.parse_args()
     scratch = ROOT / "var" / "bench-recompute.sqlite3"

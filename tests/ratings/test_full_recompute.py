@@ -10,7 +10,9 @@ import random
 import struct
 
 import pytest
+from django.db import IntegrityError, connection, transaction
 
+import ratings.rate as rate
 from ratings.models import GameRating, PeriodRating, PlayerRating, RatingLedger, RatingPeriod
 from ratings.periods import periods_games
 from ratings.rate import _json_text, period_rate, ratings_recompute
@@ -121,6 +123,77 @@ def test_a_player_without_history_keeps_her_rating_through_a_full_recomputation(
     ratings_recompute()
     assert everything() == before
     assert PlayerRating.objects.get(pk=kept.pk).rating == 1234.5
+
+
+def _history_indexes() -> tuple[list[tuple], list[tuple]]:
+    """The history tables' indexes and constraints: names and definitions."""
+    tables = [GameRating._meta.db_table, PeriodRating._meta.db_table]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT tablename, indexname, indexdef FROM pg_indexes "
+            "WHERE tablename = ANY(%s) ORDER BY 1, 2",
+            [tables],
+        )
+        indexes = cursor.fetchall()
+        cursor.execute(
+            "SELECT conrelid::regclass::text, conname, contype, pg_get_constraintdef(oid) "
+            "FROM pg_constraint WHERE conrelid = ANY(%s::regclass[]) ORDER BY 1, 2",
+            [tables],
+        )
+        return indexes, cursor.fetchall()
+
+
+def test_a_full_recomputation_indexes_the_new_history_at_the_end_and_leaves_the_indexes_as_they_were(
+    monkeypatch,
+):
+    from bench.ratings_recompute import build
+
+    build(argparse.Namespace(games=600, players=16, seed=7))
+    periods = list(RatingPeriod.objects.order_by("closed_at", "id"))
+    ratings_recompute()
+    rows = everything()
+    schema = _history_indexes()
+    names = {name for _, name, _ in schema[0]}
+    assert {"game_rating_once", "period_rating_once"} <= names and len(names) == 6
+    during: list[set[str]] = []
+    real = rate._rate
+
+    def watching(*args, **kwargs):
+        during.append({name for _, name, _ in _history_indexes()[0]})
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rate, "_rate", watching)
+    assert ratings_recompute() == len(periods)
+    # Rated with the primary keys only; afterwards every index and unique constraint is
+    # back under its own name and definition, and the rows are the same.
+    assert during == [{"ratings_gamerating_pkey", "ratings_periodrating_pkey"}]
+    assert _history_indexes() == schema
+    assert everything() == rows
+    row = GameRating.objects.first()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        GameRating.objects.create(
+            game_id=row.game_id, period_id=row.period_id, player_id=row.player_id
+        )
+    # A recomputation from the middle keeps the indexes throughout.
+    during.clear()
+    ratings_recompute(start=periods[len(periods) // 2])
+    assert during == [names] and _history_indexes() == schema and everything() == rows
+
+
+def test_a_recomputation_that_fails_midway_keeps_the_old_history_and_its_indexes(monkeypatch):
+    from bench.ratings_recompute import build
+
+    build(argparse.Namespace(games=300, players=12, seed=3))
+    ratings_recompute()
+    rows, schema = everything(), _history_indexes()
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("worker killed")
+
+    monkeypatch.setattr(rate, "_player_ratings", failing)  # after every history row went out
+    with pytest.raises(RuntimeError):
+        ratings_recompute()
+    assert everything() == rows and _history_indexes() == schema
 
 
 @pytest.mark.parametrize("name", SYSTEM_NAMES)
