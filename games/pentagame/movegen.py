@@ -92,12 +92,14 @@ def legal_codes(game: Position) -> list[int]:
             links, mask = NODE_LINKS[frm][free_lines & NODE_STARTS[frm]]
             bit = 1 << frm
             mask |= (fwd & FIRST_LINES[bit]) | (bwd & SECOND_LINES[bit])
-            exits = NODES_OF[links]
+            exits = links & free
         else:
             base, full, walks = LINE_WALKS[frm]
             mask, exits = walks[(occ >> base) & full]
-        for n in exits:
-            if free >> n & 1:
+            exits &= free
+        # Through each free node it reaches, the piece reaches that node's whole area.
+        if exits:
+            for n in NODES_OF[exits]:
                 area = areas[n]
                 if not area:
                     # The free nodes joined to n by free lines, and every stop they reach.
@@ -115,10 +117,10 @@ def legal_codes(game: Position) -> list[int]:
                     for m in NODES_OF[u]:
                         areas[m] = area
                 mask |= area
-        mask &= NOT_BIT[frm]
+            mask &= NOT_BIT[frm]  # only an area leads back to frm
         if frm == ko_from and ko_piece == (r.colour[p] if five else p):
             mask &= ~(1 << ko_to)
-        shared = mask & multi
+        shared = mask & multi if multi else 0
         if shared:
             # Several pieces on a target: a code per distinct partner, before the rest.
             if pending:

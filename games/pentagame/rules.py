@@ -15,7 +15,7 @@ from typing import Final
 from .board import COLOUR_NAMES, COLOURS, N_STOPS, corner, crossing
 from .errors import IllegalMove, PentagameError
 from .notation import Move, _parse_move, format_move, format_stop
-from .paths import blocking_stop, reaches
+from .paths import BIT, blocking_stop, reaches
 
 VARIANT_FLAGS: Final = ("standard", "teams", "inside-out", "five")
 # Every table a record can name, each variant of docs/rules.md: the game for 2 to 5
@@ -209,9 +209,8 @@ class Position:
         self.on_goal = sum(1 for p, s in enumerate(self.pos) if s == r.goal[p])
         for thing, s in things:
             if s >= 0:
-                self.cnt[s] += 1
-                self.cell[s] = thing
-                self.occ |= 1 << s
+                # As every later change: a cell names a thing only when it is alone there.
+                self._put(s, thing)
 
     @classmethod
     def start(cls, players: int, variant: str = "standard") -> Position:
@@ -392,7 +391,8 @@ class Position:
 
         The plain plies of `apply`'s fast path run here with the position's counters in
         local variables (no method call, no attribute writes per ply); every other move
-        goes through `_apply` with the counters written back first.
+        goes through `_apply` with the counters written back first. This loop is the
+        measured hot path of replaying records (bench/engine.py), hence the duplication.
         """
         r = self.rules
         owner = r.owner
@@ -400,7 +400,8 @@ class Position:
         colour = r.colour
         seat_pieces = r.seat_pieces
         five = r.five
-        players = r.players
+        # The seat after each seat (0 after the last: a round is complete).
+        next_seat = (*range(1, r.players), 0)
         pos = self.pos
         cnt = self.cnt
         cell = self.cell
@@ -409,9 +410,10 @@ class Position:
         grey_at = self.grey
         parse = _parse_move
         move_type = Move
+        bit = BIT
         occ = self.occ
         seat = self.seat
-        ply = self.ply
+        first_ply = self.ply
         on_goal = self.on_goal
         finished = self.finished
         decided = self._decided()
@@ -420,92 +422,84 @@ class Position:
             if move.__class__ is move_type and not on_goal and not finished:
                 kind, frm, to, piece, target, seat_no, black, grey, _ = move
                 mover = cell[frm]
+                # A cell names a thing only when it stands alone on its stop (cnt 1), so
+                # cnt is read only where it is written; frm == to fails in `reaches`.
                 if (
-                    piece is None
+                    0 <= mover < BLACK_BASE
+                    and owner[mover] == seat
+                    and piece is None
                     and target is None
                     and grey is None
-                    and frm != to
-                    and 0 <= mover < BLACK_BASE
-                    and cnt[frm] == 1
-                    and owner[mover] == seat
                     and to != goal[mover]
                 ):
                     key = (colour[mover] if five else mover, frm, to)
-                    c = cnt[to]
-                    if last[seat] == key or c > 1:
+                    thing = cell[to]
+                    if last[seat] == key:
                         pass
-                    elif c == 0:
+                    elif thing == EMPTY:
                         if kind == "-" and black is None and reaches(frm, to, occ):
                             pos[mover] = to
                             cnt[frm] = 0
                             cell[frm] = EMPTY
                             cnt[to] = 1
                             cell[to] = mover
-                            occ ^= (1 << frm) ^ (1 << to)
+                            occ ^= bit[frm] ^ bit[to]
                             last[seat] = key
-                            ply += 1
-                            seat += 1
-                            if seat == players:
-                                seat = 0
+                            seat = next_seat[seat]
+                            if not seat:
                                 finished = decided
                             continue
-                    else:
-                        thing = cell[to]
-                        if thing < BLACK_BASE:
-                            other = owner[thing]
-                            if (
-                                black is None
-                                and (
-                                    (kind == "s" and other == seat)
-                                    or (
-                                        kind == "s!"
-                                        and other != seat
-                                        and (seat_no is None or seat_no == other + 1)
-                                    )
+                    elif 0 <= thing < BLACK_BASE:
+                        other = owner[thing]
+                        if (
+                            black is None
+                            and (
+                                (kind == "s" and other == seat)
+                                or (
+                                    kind == "s!"
+                                    and other != seat
+                                    and (seat_no is None or seat_no == other + 1)
                                 )
-                                and reaches(frm, to, occ)
-                            ):
-                                pos[mover] = to
-                                pos[thing] = frm
-                                cell[frm] = thing
-                                cell[to] = mover
-                                g = goal[thing]
-                                if g == frm:
-                                    on_goal += 1
-                                elif g == to:
-                                    on_goal -= 1
-                                last[seat] = key
-                                ply += 1
-                                seat += 1
-                                if seat == players:
-                                    seat = 0
-                                    finished = decided
-                                continue
-                        elif kind == "x":
-                            if thing >= GREY_BASE:
-                                ok = black is None
+                            )
+                            and reaches(frm, to, occ)
+                        ):
+                            pos[mover] = to
+                            pos[thing] = frm
+                            cell[frm] = thing
+                            cell[to] = mover
+                            g = goal[thing]
+                            if g == frm:
+                                on_goal += 1
+                            elif g == to:
+                                on_goal -= 1
+                            last[seat] = key
+                            seat = next_seat[seat]
+                            if not seat:
+                                finished = decided
+                            continue
+                    elif kind == "x" and thing >= BLACK_BASE:
+                        if thing >= GREY_BASE:
+                            ok = black is None
+                        else:
+                            ok = black is not None and (black == frm or not cnt[black])
+                        if ok and reaches(frm, to, occ):
+                            pos[mover] = to
+                            cnt[frm] = 0
+                            cell[frm] = EMPTY
+                            cell[to] = mover
+                            occ ^= bit[frm]
+                            if black is None:
+                                grey_at[thing - GREY_BASE] = OUT
                             else:
-                                ok = black is not None and (black == frm or not cnt[black])
-                            if ok and reaches(frm, to, occ):
-                                pos[mover] = to
-                                cnt[frm] = 0
-                                cell[frm] = EMPTY
-                                cell[to] = mover
-                                occ ^= 1 << frm
-                                if black is None:
-                                    grey_at[thing - GREY_BASE] = OUT
-                                else:
-                                    black_at[thing - BLACK_BASE] = black
-                                    cnt[black] = 1
-                                    cell[black] = thing
-                                    occ |= 1 << black
-                                last[seat] = key
-                                ply += 1
-                                seat += 1
-                                if seat == players:
-                                    seat = 0
-                                    finished = decided
-                                continue
+                                black_at[thing - BLACK_BASE] = black
+                                cnt[black] = 1
+                                cell[black] = thing
+                                occ |= bit[black]
+                            last[seat] = key
+                            seat = next_seat[seat]
+                            if not seat:
+                                finished = decided
+                            continue
                 elif (
                     kind == "-"
                     and cnt[frm] > 1
@@ -529,18 +523,17 @@ class Position:
                                 cell[frm] = pos.index(frm)
                             cnt[to] = 1
                             cell[to] = mover
-                            occ |= 1 << to
+                            occ |= bit[to]
                             last[seat] = key
-                            ply += 1
-                            seat += 1
-                            if seat == players:
-                                seat = 0
+                            seat = next_seat[seat]
+                            if not seat:
                                 finished = decided
                             continue
-            # Anything else: the full path, with every check and its reason.
+            # Anything else: the full path, with every check and its reason. Every move
+            # counts one ply, so the ply is written back only here and at the end.
             self.occ = occ
             self.seat = seat
-            self.ply = ply
+            self.ply = first_ply + i
             self.on_goal = on_goal
             self.finished = finished
             try:
@@ -551,13 +544,12 @@ class Position:
                 return i, exc.reason
             occ = self.occ
             seat = self.seat
-            ply = self.ply
             on_goal = self.on_goal
             finished = self.finished
             decided = self._decided()
         self.occ = occ
         self.seat = seat
-        self.ply = ply
+        self.ply = first_ply + len(moves)
         self.on_goal = on_goal
         self.finished = finished
         return None
