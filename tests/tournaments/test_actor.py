@@ -52,7 +52,6 @@ NOT_WRITES = {
     "tournaments.services.result_path.pieces_out",
     "tournaments.services.results.require_open_for_reports",
     "tournaments.services.rounds.check_policy",
-    "tournaments.services.rounds.draw_from_text",
     "tournaments.services.tournaments.check_game_settings",
     "tournaments.services.transfer.tournament_export_document",
     "ratings.services.rating_job_run",

@@ -183,9 +183,12 @@ def _draw_refused() -> ServiceError:
     )
 
 
-def draw_from_text(text: str) -> int | None:
-    """The draw number the run page's field holds: empty lets the site draw one."""
-    text = text.strip()
+def _draw_number(draw: int | str | None) -> int | None:
+    """A draw as the API sends it (a number) or as the run page's field holds it (text;
+    empty lets the site draw one)."""
+    if not isinstance(draw, str):
+        return draw
+    text = draw.strip()
     if not text:
         return None
     if not (text.isascii() and text.isdigit()):
@@ -194,13 +197,14 @@ def draw_from_text(text: str) -> int | None:
 
 
 def _order(
-    tournament: Tournament, number: int, draw: int | None
+    tournament: Tournament, number: int, typed: int | str | None
 ) -> tuple[dict[int, int] | None, dict[str, Any] | None]:
     """The seeds a Swiss round is paired by after the score, and what the audit keeps of
     a pre-round (docs/pairing.md, "Pre-round"). Its round 1 is paired by rating or by a
-    draw: ``draw`` if the organiser brings one, else one drawn here (never from Python's
+    draw: ``typed`` if the organiser brings one, else one drawn here (never from Python's
     shared generator), kept with the order so anyone can replay it. Later rounds follow
     its result (selectors/pre_round.py); None: the entries' own seeds."""
+    draw = _draw_number(typed)
     if draw is not None and not (
         has_pre_round(tournament)
         and number == 1
@@ -319,10 +323,11 @@ def _write_tables(
     Game.objects.bulk_create(games)
 
 
-def round_pair_next(*, tournament: Tournament, by: Actor, draw: int | None = None) -> Round:
+def round_pair_next(*, tournament: Tournament, by: Actor, draw: int | str | None = None) -> Round:
     """Pair the next round. Two organisers pressing the button at once get one round:
     the tournament row is locked, and the unique round number is the last guard.
-    ``draw``: the number of a pre-round's draw, for round 1 paired at random."""
+    ``draw``: the number of a pre-round's draw, for round 1 paired at random (or the
+    run page's field as typed)."""
     require_actor(by)
     try:
         with transaction.atomic():
@@ -383,7 +388,7 @@ def _paired(
     }
 
 
-def round_repair(*, round: Round, by: Actor, draw: int | None = None) -> Round:  # noqa: A002
+def round_repair(*, round: Round, by: Actor, draw: int | str | None = None) -> Round:  # noqa: A002
     """Throw away an unpublished round's tables and pair it again (a pre-round paired
     at random is drawn afresh, or by ``draw``)."""
     require_actor(by)

@@ -18,7 +18,7 @@ def is_pre_round(tournament: Any, number: int) -> bool:
 
 @register.simple_tag
 def round_name(tournament: Any, number: int) -> str:
-    """"Pre-round" or "Round 3" (the same message as the templates' "Round N")."""
+    """The round's name: "Pre-round" or "Round 3" (the templates' "Round N" message)."""
     if is_pre_round(tournament, number):
         return _("Pre-round")
     return _("Round %(number)s") % {"number": number}

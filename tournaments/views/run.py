@@ -214,7 +214,7 @@ def round_pair(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         lambda: round_services.round_pair_next(
             tournament=tournament,
             # A pre-round paired at random: the draw number the organiser brings, if any.
-            draw=round_services.draw_from_text(request.POST.get("draw", "")),
+            draw=request.POST.get("draw"),
             by=Actor.director(request.user),
         ),
         _("The next round is paired. Check it, then publish it."),
