@@ -232,7 +232,12 @@ CELERY_BEAT_SCHEDULE = {
     "rating-jobs-sweep": {
         "task": "ratings.tasks.rating_jobs_sweep_task",
         "schedule": float(RATING_SWEEP_SECONDS),
-    }
+    },
+    # Idempotency keys of offline queues are kept 7 days (docs/offline.md).
+    "idempotency-keys-sweep": {
+        "task": "tournaments.tasks.idempotency_sweep_task",
+        "schedule": 3600.0,
+    },
 }
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config.login import AdminLoginForm, LoginForm
 from ratings import views_players as rating_views_players
+from tournaments.views import offline as offline_views
 from tournaments.views import public as tournament_views
 from tournaments.views import results as tournament_results
 
@@ -25,6 +26,9 @@ urlpatterns = [
     path("", tournament_views.home, name="home"),
     path("healthz", tournament_views.healthz, name="healthz"),
     path("favicon.ico", favicon, name="favicon"),
+    # At the root: a service worker's scope is the folder it is served from (issue 25).
+    path("sw.js", offline_views.service_worker, name="service-worker"),
+    path("manifest.webmanifest", offline_views.manifest, name="manifest"),
     path(
         "accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"
     ),

@@ -24,6 +24,7 @@ from tournaments.models_game import Game as Game
 from tournaments.models_game import Ply as Ply
 from tournaments.models_game import PlyConflict as PlyConflict
 from tournaments.models_game import moving_order as moving_order
+from tournaments.models_offline import IdempotencyKey as IdempotencyKey
 from tournaments.models_season import Season as Season
 from tournaments.models_team import TEAM_SHEET_TARGET
 from tournaments.models_team import Team as Team
@@ -443,6 +444,14 @@ class ResultSubmission(models.Model):
         CONFIRMED = "confirmed", _("confirmed")
         DISPUTED = "disputed", _("disputed")
         DISCARDED = "discarded", _("discarded")
+        # A queued (offline) entry that no longer fitted when it arrived: the game
+        # changed meanwhile, or the round was closed (docs/offline.md). Kept, never
+        # counted, until the organiser accepts it or sets it aside (``decided_at``).
+        HELD = "held", _("kept for the organiser")
+
+    class HeldReason(models.TextChoices):
+        CHANGED = "changed", _("the game changed while it was typed offline")
+        CLOSED = "closed", _("the round was closed before it arrived")
 
     game = models.ForeignKey(
         "tournaments.Game", on_delete=models.CASCADE, related_name="submissions"
@@ -471,14 +480,17 @@ class ResultSubmission(models.Model):
         Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     decided_at = models.DateTimeField(null=True, blank=True)
+    # Why a held submission was kept for the organiser (empty for every other state).
+    held_reason = models.CharField(max_length=12, choices=HeldReason.choices, blank=True)
 
     class Meta:
         ordering = ["game", "created_at", "id"]
         constraints = [
-            # A seat reports once per game; the database is the last guard.
+            # A seat reports once per game; the database is the last guard. A held
+            # (offline, late) report is kept beside her report, not instead of it.
             models.UniqueConstraint(
                 fields=["game", "by_seat"],
-                condition=Q(by_seat__isnull=False),
+                condition=Q(by_seat__isnull=False) & ~Q(state="held"),
                 name="submission_once_per_seat",
             ),
             # A player's report never becomes a director's final entry...
@@ -486,9 +498,10 @@ class ResultSubmission(models.Model):
                 condition=Q(by_seat__isnull=True) | ~Q(state="entered"),
                 name="submission_player_not_entered",
             ),
-            # ...and a director's entry is final or discarded, never waiting.
+            # ...and a director's entry is final or discarded, never waiting (or held:
+            # typed offline, it arrived after the game changed).
             models.CheckConstraint(
-                condition=Q(by_seat__isnull=False) | Q(state__in=["entered", "discarded"]),
+                condition=Q(by_seat__isnull=False) | Q(state__in=["entered", "discarded", "held"]),
                 name="submission_director_final",
             ),
             models.CheckConstraint(

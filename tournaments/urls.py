@@ -119,6 +119,11 @@ urlpatterns = [
         name="round-result-accept",
     ),
     path(
+        "<slug:slug>/manage/rounds/<int:number>/results/set-aside/<int:submission_id>/",
+        results.round_result_set_aside,
+        name="round-result-set-aside",
+    ),
+    path(
         "<slug:slug>/manage/submissions/<int:submission_id>/accept/",
         results.submission_accept,
         name="submission-accept",

@@ -104,6 +104,8 @@ def test_a_director_records_a_whole_game_by_tapping_and_saves_it(
     # restores it.
     browser.find_element(By.ID, "pg-undo").click()
     wait(lambda b: plies_shown(b) == len(SHORT_GAME) - 1)
+    # The board draws at once (the browser's engine); the server stores it a moment later.
+    wait(lambda b: Game.objects.get(pk=game.pk).moves == SHORT_GAME[:-1])
     game.refresh_from_db()
     assert game.status == Game.Status.IN_PROGRESS and game.moves == SHORT_GAME[:-1]
     tap_move(browser, wait, SHORT_GAME[-1])

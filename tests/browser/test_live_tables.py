@@ -143,6 +143,8 @@ def test_the_egg_timer_on_a_phone_passes_the_seat_that_did_not_move_in_time(
     wait(lambda b: clock.is_displayed() and "s left" in clock.text, 5)
     wait(lambda b: plies_shown(b) == 2, 15)
     assert browser.find_elements(By.CSS_SELECTOR, "#pg-moves li")[-1].text == "pass"
+    # Drawn at once, stored a moment later (the offline queue sends it).
+    wait(lambda b: len(Game.objects.get(pk=game.pk).moves) == 2)
     game.refresh_from_db()
     assert game.moves == [RECORD[0], "pass"]
     assert game.plies.get(number=2).timed_out

@@ -41,6 +41,7 @@ from tournaments.models import (
     Team,
     Tournament,
 )
+from tournaments.offline import idempotent, outcome_body, queued_at
 from tournaments.permissions import can_direct, can_organise, can_view
 from tournaments.selectors.rounds import round_tables
 from tournaments.selectors.standings import (
@@ -67,7 +68,13 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.evenings import evening_close, evening_reopen
 from tournaments.services.pairing_edit import NEW_TABLE, Target
 from tournaments.services.plies import ply_conflicts_clear
-from tournaments.services.result_path import ResultEntry, check_reporting_seat, game_result_record
+from tournaments.services.result_path import (
+    Outcome,
+    ResultEntry,
+    check_reporting_seat,
+    game_confirm_sync,
+    game_result_sync,
+)
 from tournaments.services.results import Actor
 from tournaments.services.transfer import tournament_import_document
 
@@ -914,10 +921,11 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
             409: OpenApiResponse(description="the game changed since `version`"),
         },
     )
+    @idempotent
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = self.get_object()
         by = Actor.director(request.user)
-        return Response(s.GameSerializer(record_result(game, request, by)).data)
+        return game_answer(record_result(game, request, by))
 
     @extend_schema(
         parameters=[s.ClearResultSerializer],
@@ -945,10 +953,10 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
         responses={200: s.GameSerializer, 409: OpenApiResponse(description="another ply")},
     )
     @action(detail=True, methods=["post"], url_path="plies")
+    @idempotent
     def plies(self, request: Request, pk: str) -> Response:
         """Record the game live, one ply at a time (or undo the last), as the board does."""
-        game = record_ply(self.get_object(), request, Actor.director(request.user))
-        return Response(s.GameSerializer(game).data)
+        return game_answer(record_ply(self.get_object(), request, Actor.director(request.user)))
 
     @extend_schema(request=None, responses={200: s.GameSerializer})
     @action(detail=True, methods=["delete"], url_path="flag")
@@ -961,7 +969,15 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
         return Response(s.GameSerializer(game).data)
 
 
-def record_result(game: Game, request: Request, by: Actor) -> Game:
+def game_answer(outcome: Outcome) -> Response:
+    """The game as it now is; an entry sent from an offline queue and kept for the
+    organiser (a dispute, a ply conflict) is a 202 saying so (docs/offline.md)."""
+    if outcome.kept:
+        return Response(outcome_body(outcome), status=202)
+    return Response(s.GameSerializer(outcome.game).data)
+
+
+def record_result(game: Game, request: Request, by: Actor) -> Outcome:
     data = s.GameResultSerializer(data=request.data)
     data.is_valid(raise_exception=True)
     v = data.validated_data
@@ -975,7 +991,9 @@ def record_result(game: Game, request: Request, by: Actor) -> Game:
         turn_ended=v["turn_ended"],
         position=v.get("position"),
     )
-    return game_result_record(game=game, entry=entry, version=v.get("version"), by=by)
+    return game_result_sync(
+        game=game, entry=entry, version=v.get("version"), by=by, queued_at=queued_at(request)
+    )
 
 
 class StandingsView(TournamentScoped, APIView):
@@ -1019,10 +1037,12 @@ def pasted(field: str, paste: Callable[[], T]) -> T:
         raise ServiceError("a rating is out of range or a name too long", field=field) from None
 
 
-def record_ply(game: Game, request: Request, by: Actor) -> Game:
+def record_ply(game: Game, request: Request, by: Actor) -> Outcome:
     data = s.PlySerializer(data=request.data)
     data.is_valid(raise_exception=True)
-    return game_result_record(game=game, entry=ResultEntry(ply=data.entry()), by=by)
+    return game_result_sync(
+        game=game, entry=ResultEntry(ply=data.entry()), by=by, queued_at=queued_at(request)
+    )
 
 
 def _player(token: str, game_id: int) -> tuple[Actor, Game]:
@@ -1040,9 +1060,10 @@ class ReportView(WriteThrottled, generics.GenericAPIView):
     serializer_class = s.GameResultSerializer
 
     @extend_schema(request=s.GameResultSerializer, responses={200: s.GameSerializer})
+    @idempotent
     def post(self, request: Request, token: str, game_id: int) -> Response:
         by, game = _player(token, game_id)
-        return Response(s.GameSerializer(record_result(game, request, by)).data)
+        return game_answer(record_result(game, request, by))
 
 
 class PlyView(WriteThrottled, generics.GenericAPIView):
@@ -1053,9 +1074,10 @@ class PlyView(WriteThrottled, generics.GenericAPIView):
     serializer_class = s.PlySerializer
 
     @extend_schema(request=s.PlySerializer, responses={200: s.GameSerializer})
+    @idempotent
     def post(self, request: Request, token: str, game_id: int) -> Response:
         by, game = _player(token, game_id)
-        return Response(s.GameSerializer(record_ply(game, request, by)).data)
+        return game_answer(record_ply(game, request, by))
 
 
 class ConfirmView(WriteThrottled, generics.GenericAPIView):
@@ -1065,10 +1087,10 @@ class ConfirmView(WriteThrottled, generics.GenericAPIView):
     serializer_class = s.ConfirmSerializer
 
     @extend_schema(request=s.ConfirmSerializer, responses={200: s.GameSerializer})
+    @idempotent
     def post(self, request: Request, token: str, game_id: int) -> Response:
         by, game = _player(token, game_id)
         data = s.ConfirmSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         check_reporting_seat(by, data.validated_data.get("position"))
-        confirmed = result_services.game_confirm(game=game, by=by)
-        return Response(s.GameSerializer(confirmed).data)
+        return game_answer(game_confirm_sync(game=game, by=by))

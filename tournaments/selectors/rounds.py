@@ -90,6 +90,14 @@ class GameRow:
             s for s in self.trail if s.state in open_states and s.status != Game.Status.IN_PROGRESS
         ]
 
+    @property
+    def held(self) -> list[ResultSubmission]:
+        """Entries sent from an offline queue that no longer fitted (the game changed or
+        the round closed meanwhile), kept for the organiser and not decided yet."""
+        return [
+            s for s in self.trail if s.state == ResultSubmission.State.HELD and s.decided_at is None
+        ]
+
 
 @dataclass(frozen=True)
 class MatchResult:

@@ -32,7 +32,7 @@ from tournaments.models import Game, Ply, PlyConflict, Round
 from .actor import Actor
 from .broadcast import game_changed_on_commit
 from .deciders import lock_game
-from .errors import ConflictError, ServiceError
+from .errors import ConflictError, PlyConflictError, ServiceError
 from .results import check_actor_at_table, game_record_moves, require_open_for_reports
 
 # A ply's key: what a device makes up once per ply (a UUID, say) and sends again on retry.
@@ -104,11 +104,33 @@ def _check_timeout(game: Game, plies: dict[int, Ply], record: list[str]) -> date
     return lost_at
 
 
+def _ply_time(game: Game, plies: dict[int, Ply], typed_at: datetime | None) -> datetime:
+    """When a ply was made: now, or for one typed without signal and sent later the
+    moment its device says it was typed (docs/offline.md), so that game lengths and the
+    egg timer count from the table, not from the signal's return. A device's clock is
+    trusted only between the ply before it (or the round's publication) and now."""
+    now = timezone.now()
+    if typed_at is None:
+        return now
+    earliest = max((p.at for p in plies.values()), default=game.table.round.published_at)
+    if earliest is not None and typed_at < earliest:
+        return min(earliest, now)
+    return min(typed_at, now)
+
+
 def game_ply_record(
-    *, game: Game, number: int, move: str, key: str, timeout: bool = False, by: Actor
+    *,
+    game: Game,
+    number: int,
+    move: str,
+    key: str,
+    timeout: bool = False,
+    typed_at: datetime | None = None,
+    by: Actor,
 ) -> Game:
     """Add ply ``number`` (1 = the game's first) to the game's record. ``timeout``: the
-    egg timer ran out, and the ply is the engine's pass whatever ``move`` says."""
+    egg timer ran out, and the ply is the engine's pass whatever ``move`` says.
+    ``typed_at``: a ply sent from an offline queue, typed then (`_ply_time`)."""
     check_actor_at_table(by=by, game=game)
     if not KEY.fullmatch(key or ""):
         raise ServiceError(
@@ -149,7 +171,11 @@ def game_ply_record(
         else:
             # A lost turn counts from the moment it was lost: the timer was turned on
             # the next seat then, not when a device said so.
-            at = _check_timeout(locked, plies, record) if timeout else timezone.now()
+            at = (
+                _check_timeout(locked, plies, record)
+                if timeout
+                else _ply_time(locked, plies, typed_at)
+            )
             saved = game_record_moves(game=locked, moves=[*record, move], by=by)
             Ply.objects.create(
                 game=locked,
@@ -163,7 +189,7 @@ def game_ply_record(
             )
             return saved
     assert conflict is not None
-    raise ConflictError(
+    raise PlyConflictError(
         _("%(who)s recorded %(move)s at ply %(number)s; reload to follow the game")
         % {"who": _who(conflict.recorded_by_position), "move": conflict.recorded, "number": number},
         field="ply",

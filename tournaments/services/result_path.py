@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, Literal
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -26,9 +27,15 @@ from django.utils.translation import ngettext
 from tournaments.models import Game
 
 from .actor import Actor
-from .errors import ServiceError
+from .errors import KeptForOrganiser, PlyConflictError, ServiceError
 from .plies import game_ply_record, game_ply_undo
-from .results import game_import_events, game_record_moves, game_record_out, players_of
+from .results import (
+    game_confirm,
+    game_import_events,
+    game_record_moves,
+    game_record_out,
+    players_of,
+)
 
 
 @dataclass(frozen=True)
@@ -139,21 +146,33 @@ def _repeats_final_result(game: Game, out: Sequence[int | None], finished: bool)
 
 
 def game_result_record(
-    *, game: Game, entry: ResultEntry, version: int | None = None, by: Actor
+    *,
+    game: Game,
+    entry: ResultEntry,
+    version: int | None = None,
+    by: Actor,
+    queued_at: datetime | None = None,
 ) -> Game:
     """Write what a client sent for ``game`` through the result services: a director's
     entry (final at once) or a player's report (waits for another seat). Refused input
     raises ServiceError naming the field, a stale ``version`` ConflictError; nothing is
-    saved then. Returns the game as it now is."""
+    saved then. Returns the game as it now is. ``queued_at``: sent from an offline
+    queue (see `game_result_sync`)."""
     check_reporting_seat(by, entry.position)
     if entry.ply is not None:
         ply = entry.ply
         if ply.undo:
             return game_ply_undo(game=game, number=ply.number, by=by)
         return game_ply_record(
-            game=game, number=ply.number, move=ply.move, key=ply.key, timeout=ply.timeout, by=by
+            game=game,
+            number=ply.number,
+            move=ply.move,
+            key=ply.key,
+            timeout=ply.timeout,
+            typed_at=queued_at,
+            by=by,
         )
-    common: dict[str, Any] = {"game": game, "version": version, "by": by}
+    common: dict[str, Any] = {"game": game, "version": version, "by": by, "queued_at": queued_at}
     text = entry.moves_text.strip()
     if entry.events is not None or text.startswith("["):
         return game_import_events(
@@ -172,3 +191,64 @@ def game_result_record(
     if not by.is_player and not colours and _repeats_final_result(game, out, finished):
         return game
     return game_record_out(out=out, finished=finished, colours_out=entry.colours_out, **common)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of an entry (docs/offline.md): ``saved``; ``duplicate`` (it changed
+    nothing: the same ply or result was in already); ``dispute`` (kept for the organiser
+    as a held entry: the game changed or its round closed meanwhile); ``conflict``
+    (another device recorded a different ply: the table's ply conflict)."""
+
+    kind: Literal["saved", "duplicate", "dispute", "conflict"]
+    detail: str
+    game: Game
+
+    @property
+    def kept(self) -> bool:
+        """Not written, kept for the organiser to see (answered 202)."""
+        return self.kind in ("dispute", "conflict")
+
+
+def _version(game: Game) -> int | None:
+    return Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
+
+
+def game_result_sync(
+    *,
+    game: Game,
+    entry: ResultEntry,
+    version: int | None = None,
+    by: Actor,
+    queued_at: datetime | None = None,
+) -> Outcome:
+    """`game_result_record`, saying what became of the entry. Sent as it was made
+    (``queued_at`` None) it behaves exactly as that: refusals raise. Sent from an offline
+    queue (typed at ``queued_at``), what no longer fits is never written over what
+    happened meanwhile and never lost: a director's result typed against a version that
+    changed, or a report after its round closed, is kept for the organiser (a held
+    entry the results screen shows, ``dispute``); another device's different ply is the
+    table's ply conflict (``conflict``). Refused input still raises ServiceError."""
+    before = _version(game)
+    try:
+        saved = game_result_record(
+            game=game, entry=entry, version=version, by=by, queued_at=queued_at
+        )
+    except KeptForOrganiser as kept:
+        return Outcome("dispute", kept.message, game)
+    except PlyConflictError as exc:
+        if queued_at is None:
+            raise
+        return Outcome("conflict", exc.message, game)
+    if saved.version == before:
+        return Outcome("duplicate", _("nothing changed: this was in already"), saved)
+    return Outcome("saved", _("saved"), saved)
+
+
+def game_confirm_sync(*, game: Game, by: Actor) -> Outcome:
+    """A player's confirmation, saying what became of it (see `game_result_sync`)."""
+    before = _version(game)
+    saved = game_confirm(game=game, by=by)
+    if saved.version == before:
+        return Outcome("duplicate", _("nothing changed: this was in already"), saved)
+    return Outcome("saved", _("confirmed"), saved)

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -33,10 +34,11 @@ from .actor import Actor, require_actor
 from .audit import audit_record
 from .broadcast import game_changed_on_commit
 from .deciders import check_decider_player, decider_sync, lock_game
-from .errors import ConflictError, ServiceError
+from .errors import ConflictError, KeptForOrganiser, ServiceError
 from .freshness import standings_changed
 
 State = ResultSubmission.State
+HeldReason = ResultSubmission.HeldReason
 LIVE = (State.ENTERED, State.REPORTED, State.CONFIRMED, State.DISPUTED)
 IN_PROGRESS = Game.Status.IN_PROGRESS
 
@@ -331,8 +333,114 @@ def _discard(submissions: list[ResultSubmission], by: Actor, keep: int | None = 
             s.save(update_fields=["state", "decided_by_user", "decided_at"])
 
 
-def _write(*, game: Game, version: int | None, by: Actor, result: _Result) -> Game:
+def _write(
+    *,
+    game: Game,
+    version: int | None,
+    by: Actor,
+    result: _Result,
+    queued_at: datetime | None = None,
+) -> Game:
     check_actor_at_table(by=by, game=game)
+    if queued_at is None or result.status == IN_PROGRESS:
+        return _write_now(game=game, version=version, by=by, result=result)
+    # Sent from an offline queue (docs/offline.md): what no longer fits is kept for the
+    # organiser, never written over what happened meanwhile and never lost.
+    with transaction.atomic():
+        locked = lock_game(game)
+        reason = _no_longer_fits(locked, version, by, queued_at)
+        if reason is None and not by.is_player:
+            return _write_now(game=locked, version=version, by=by, result=result)
+        if reason is None:
+            # A player's report goes the usual way (waiting, agreeing, a dispute); the
+            # version she saw does not matter to it. A report that cannot be one now
+            # (she has reported already, a final result stands) is kept instead.
+            try:
+                with transaction.atomic():
+                    return _write_now(game=locked, version=None, by=by, result=result)
+            except ConflictError:
+                reason = HeldReason.CHANGED
+        if _stands(locked, result) or _sent_already(locked, by, result):
+            return locked  # the same result counts, or waits, already: nothing to keep
+        _hold(locked, by, result, reason)
+    raise KeptForOrganiser(_held_message(locked, reason))
+
+
+def _no_longer_fits(
+    game: Game, version: int | None, by: Actor, queued_at: datetime
+) -> HeldReason | None:
+    """Why a queued entry typed at ``queued_at`` against ``version`` no longer fits the
+    (locked) game: its round was closed (a player's report, or a director's entry typed
+    before the round was closed), or a director's entry was typed against a result
+    that changed meanwhile (someone else entered one)."""
+    round_ = game.table.round
+    if round_.status == Round.Status.CLOSED and (
+        by.is_player or (round_.closed_at is not None and round_.closed_at > queued_at)
+    ):
+        return HeldReason.CLOSED
+    if not by.is_player and version is not None and game.version != version:
+        return HeldReason.CHANGED
+    return None
+
+
+def _stands(game: Game, result: _Result) -> bool:
+    """The game's counted result is ``result`` already."""
+    seats = len(result.out)
+    return game.counts and game.status == result.status and game.out_list(seats) == result.out
+
+
+def _sent_already(game: Game, by: Actor, result: _Result) -> bool:
+    """The same actor's report of the same result waits already, or is kept already (the
+    item sent again under a new key): a duplicate, not a second entry to decide."""
+    own = (
+        ResultSubmission.objects.filter(game=game, by_seat=by.seat)
+        if by.seat is not None
+        else ResultSubmission.objects.filter(game=game, by_seat=None, by_user=by.user)
+    )
+    return (
+        own.filter(status=result.status, out=result.out)
+        .filter(
+            Q(state__in=[State.REPORTED, State.CONFIRMED, State.DISPUTED])
+            | Q(state=State.HELD, decided_at__isnull=True)
+        )
+        .exists()
+    )
+
+
+def _hold(game: Game, by: Actor, result: _Result, reason: str) -> ResultSubmission:
+    """Keep a queued entry that no longer fits for the organiser: a held submission the
+    results screen shows with an accept button; the game's result stays as it is."""
+    held = ResultSubmission.objects.create(
+        game=game,
+        by_user=by.user,
+        by_seat=by.seat,
+        state=State.HELD,
+        held_reason=reason,
+        status=result.status,
+        out=result.out,
+        moves=result.moves,
+        colours_out=result.colours_out,
+        setup=result.setup,
+    )
+    # The results screen (and every page following the game) shows it at once.
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+    game_changed_on_commit(game.pk)
+    return held
+
+
+def _held_message(game: Game, reason: str) -> str:
+    if reason == HeldReason.CLOSED:
+        return _(
+            "round %(round)s was closed before this result arrived; it is kept for the "
+            "organiser to accept or set aside"
+        ) % {"round": game.table.round.number}
+    return _(
+        "game %(number)s at table %(table)s changed while this result was typed offline; it is "
+        "kept for the organiser to accept or set aside"
+    ) % {"number": game.number, "table": game.table.number}
+
+
+def _write_now(*, game: Game, version: int | None, by: Actor, result: _Result) -> Game:
     with transaction.atomic():
         locked, submissions = _lock(game, version)
         round_ = locked.table.round
@@ -383,7 +491,7 @@ def _report(game: Game, submissions: list[ResultSubmission], by: Actor, result: 
             % {"number": game.number},
             field="game",
         )
-    own = next((s for s in submissions if s.by_seat_id == seat.pk), None)
+    own = next((s for s in submissions if s.by_seat_id == seat.pk and s.state != State.HELD), None)
     # The seat's own record in progress is saved over: its draft, not yet a report. So
     # is her waiting report by a record in progress: she took back the ply that ended
     # the game (services/plies.py) before an opponent confirmed it.
@@ -480,11 +588,13 @@ def game_record_out(
     version: int | None = None,
     by: Actor,
     colours_out: Mapping[str, str] | None = None,
+    queued_at: datetime | None = None,
 ) -> Game:
     """Record pieces out per seat position (1..n), as a director's entry or a player's
     report (see the module's docstring). ``colours_out`` optionally gives, per seat
     position, the colours that went out in order as letters (``"rw"``: red first, then
-    white; section 22)."""
+    white; section 22). ``queued_at``: sent from an offline queue, typed then; what no
+    longer fits is kept for the organiser (KeptForOrganiser)."""
     check_actor_at_table(by=by, game=game)
     seats = _seats(game)
     values = _validate_out(out, seats, game, finished)
@@ -495,6 +605,7 @@ def game_record_out(
         version=version,
         by=by,
         result=_Result(status=status, out=values, colours_out=colours),
+        queued_at=queued_at,
     )
 
 
@@ -539,7 +650,9 @@ def _validate_colours(
 
 def game_confirm(*, game: Game, by: Actor) -> Game:
     """Another seat's player confirms the report waiting for this game; only then does
-    it count. A seat never confirms its own report, and a dispute is the organiser's."""
+    it count. A seat never confirms its own report, and a dispute is the organiser's.
+    (A round closes only once nothing waits for a confirmation, so a confirmation sent
+    from an offline queue after the closing finds the result counted, a duplicate.)"""
     check_actor_at_table(by=by, game=game)
     if not by.is_player:
         raise ServiceError(_("a director accepts a report on the open-tables page"))
@@ -547,42 +660,51 @@ def game_confirm(*, game: Game, by: Actor) -> Game:
         locked, submissions = _lock(game, None)
         if locked.counts:
             return locked
-        require_open_for_reports(locked.table.round)
-        if any(s.state == State.DISPUTED for s in submissions):
-            raise ConflictError(
-                _("the players reported different results; the organiser decides"), field="game"
-            )
-        waiting = [s for s in submissions if s.state == State.REPORTED and not _draft(s)]
-        if not waiting:
-            raise ServiceError(_("there is no result to confirm yet"))
-        report = waiting[0]
-        if by.seat is not None and _partners(locked, by.seat, report.by_seat):
-            raise ServiceError(
-                _("the result must be confirmed by an opponent, not by a partner"),
-                field="position",
-            )
-        if by.seat is not None and report.by_seat_id == by.seat.pk:
-            raise ServiceError(
-                _("the result must be confirmed by an opponent, not by the player who reported it"),
-                field="position",
-            )
-        report.state = State.CONFIRMED
-        report.decided_by_seat = by.seat
-        report.decided_at = timezone.now()
-        report.save(update_fields=["state", "decided_by_seat", "decided_at"])
-        _materialise(locked, submissions)
-        decider_sync(game=locked, by=by)
+        return _confirm(locked, submissions, by)
+
+
+def _confirm(locked: Game, submissions: list[ResultSubmission], by: Actor) -> Game:
+    """Confirm the waiting report of the (locked) game."""
+    require_open_for_reports(locked.table.round)
+    if any(s.state == State.DISPUTED for s in submissions):
+        raise ConflictError(
+            _("the players reported different results; the organiser decides"), field="game"
+        )
+    waiting = [s for s in submissions if s.state == State.REPORTED and not _draft(s)]
+    if not waiting:
+        raise ServiceError(_("there is no result to confirm yet"))
+    report = waiting[0]
+    if by.seat is not None and _partners(locked, by.seat, report.by_seat):
+        raise ServiceError(
+            _("the result must be confirmed by an opponent, not by a partner"),
+            field="position",
+        )
+    if by.seat is not None and report.by_seat_id == by.seat.pk:
+        raise ServiceError(
+            _("the result must be confirmed by an opponent, not by the player who reported it"),
+            field="position",
+        )
+    report.state = State.CONFIRMED
+    report.decided_by_seat = by.seat
+    report.decided_at = timezone.now()
+    report.save(update_fields=["state", "decided_by_seat", "decided_at"])
+    _materialise(locked, submissions)
+    decider_sync(game=locked, by=by)
     return locked
 
 
 def result_accept(*, submission: ResultSubmission, by: Actor, version: int | None = None) -> Game:
     """The organiser settles a game with one click: this player's report (disputed or
-    waiting) becomes the result; every other submission of the game is discarded."""
+    waiting) becomes the result; every other submission of the game is discarded. A
+    held entry (typed offline, kept because the game changed or the round closed
+    meanwhile) becomes her own entry of that result."""
     if by.is_player:
         raise ServiceError(_("only a director can accept a report"))
     with transaction.atomic():
         locked, submissions = _lock(submission.game, version)
         chosen = next((s for s in submissions if s.pk == submission.pk), None)
+        if chosen is not None and chosen.state == State.HELD and chosen.decided_at is None:
+            return _accept_held(locked, submissions, chosen, by)
         if chosen is None or chosen.state not in (State.REPORTED, State.DISPUTED):
             raise ConflictError(
                 _("this report is no longer open; reload to see the game's result"), field="game"
@@ -604,6 +726,56 @@ def result_accept(*, submission: ResultSubmission, by: Actor, version: int | Non
             game=locked, before=before, by=by, action="accept result", seats=seats, always=True
         )
         decider_sync(game=locked, by=by)
+    return locked
+
+
+def _accept_held(
+    locked: Game, submissions: list[ResultSubmission], held: ResultSubmission, by: Actor
+) -> Game:
+    """A held entry accepted: the director's entry of its result (final, as any of hers),
+    the held row marked decided and kept in the trail as it was sent."""
+    seats = _seats(locked)
+    before = _game_snapshot(locked, seats) if _has_result(locked) else None
+    _discard(submissions, by)
+    entry = ResultSubmission.objects.create(
+        game=locked,
+        by_user=by.user,
+        state=State.ENTERED,
+        status=held.status,
+        out=held.out,
+        moves=held.moves,
+        colours_out=held.colours_out,
+        setup=held.setup,
+    )
+    held.decided_by_user = by.user
+    held.decided_at = timezone.now()
+    held.save(update_fields=["decided_by_user", "decided_at"])
+    _materialise(locked, [*submissions, entry])
+    _after_director_change(
+        game=locked, before=before, by=by, action="accept result", seats=seats, always=True
+    )
+    decider_sync(game=locked, by=by)
+    return locked
+
+
+def result_held_set_aside(*, submission: ResultSubmission, by: Actor) -> Game:
+    """The organiser has looked at a held entry (docs/offline.md) and keeps the game's
+    result as it is: the entry stays in the game's trail, decided, and stops showing."""
+    if by.is_player:
+        raise ServiceError(_("only a director can set an entry aside"))
+    with transaction.atomic():
+        locked, submissions = _lock(submission.game, None)
+        held = next((s for s in submissions if s.pk == submission.pk), None)
+        if held is None or held.state != State.HELD or held.decided_at is not None:
+            raise ConflictError(
+                _("this entry is no longer open; reload to see the game's result"), field="game"
+            )
+        held.decided_by_user = by.user
+        held.decided_at = timezone.now()
+        held.save(update_fields=["decided_by_user", "decided_at"])
+        Game.objects.filter(pk=locked.pk).update(version=F("version") + 1)
+        game_changed_on_commit(locked.pk)
+        locked.refresh_from_db()
     return locked
 
 
@@ -639,6 +811,7 @@ def game_record_moves(
     version: int | None = None,
     by: Actor,
     setup: Mapping[str, Any] | None = None,
+    queued_at: datetime | None = None,
 ) -> Game:
     """Replay a move record with the game's rules engine and store it with the result it
     yields. An illegal record is refused with the engine's ply and reason; nothing is
@@ -705,6 +878,7 @@ def game_record_moves(
         version=version,
         by=by,
         result=_Result(status=status, out=out, moves=normalised, colours_out=colours, setup=extra),
+        queued_at=queued_at,
     )
 
 
@@ -714,6 +888,7 @@ def game_import_events(
     events: Any,
     version: int | None = None,
     by: Actor,
+    queued_at: datetime | None = None,
 ) -> Game:
     """Import a game from the online client's JSON event list (Pentagame only)."""
     if not game.table.round.tournament.ruleset.imports_online_events:
@@ -738,4 +913,6 @@ def game_import_events(
             % {"players": imported.record["players"], "seats": _seats(game)},
             field="events",
         )
-    return game_record_moves(game=game, moves=imported.record["moves"], version=version, by=by)
+    return game_record_moves(
+        game=game, moves=imported.record["moves"], version=version, by=by, queued_at=queued_at
+    )

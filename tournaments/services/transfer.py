@@ -88,6 +88,9 @@ def tournament_export_document(*, tournament: Tournament) -> dict[str, Any]:
     submissions_by_game: dict[int, list[dict[str, Any]]] = {}
     for sub in (
         ResultSubmission.objects.filter(game__table__round__tournament=tournament)
+        # Held entries (offline, kept for the organiser, docs/offline.md) never counted:
+        # they are the organiser's inbox on this site, not the game's history.
+        .exclude(state=ResultSubmission.State.HELD)
         .select_related("by_seat", "decided_by_seat")
         .order_by("created_at", "pk")
     ):

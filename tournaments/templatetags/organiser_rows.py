@@ -22,6 +22,8 @@ from django.utils.timezone import template_localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournaments.models import ResultSubmission
+
 register = template.Library()
 
 # Placeholder ids a URL is reversed with once; each row puts its own in their place.
@@ -459,8 +461,12 @@ class ResultRows:
         self.save_url = url_pattern("round-result-save", slug, number, None)
         self.accept_url = url_pattern("round-result-accept", slug, number, None)
         self.clear_url = url_pattern("round-result-clear-flag", slug, number, None)
+        self.set_aside_url = url_pattern("round-result-set-aside", slug, number, None)
         self.record_url = url_pattern("games:record", None)
         self.accept = _("Accept %(name)s's result")
+        # A queued (offline) entry kept for the organiser (docs/offline.md).
+        self.held = _("Kept for you: %(name)s sent %(out)s from offline")
+        self.held_reasons = dict(ResultSubmission.HeldReason.choices)
         self.pieces = _("Pieces out, table %(table)s, game %(number)s")
         self.directions: dict[str, str] = {}  # each translated once, not once per row
         self.t = {
@@ -478,6 +484,7 @@ class ResultRows:
                 "director": _("director"),
                 "show_current": _("Show the current result"),
                 "clear_flag": _("Seen: clear the flag"),
+                "set_aside": _("Set aside: keep the result"),
                 "voided": _("void: the match is no longer tied at the top"),
             }.items()
         }
@@ -503,7 +510,10 @@ class ResultRows:
         names = escape(" – ".join(s.name for s in seats))
         if game.voided:
             return self.voided_row(table, game, names)
-        if game.counted:
+        held = game.held
+        if held:
+            css = " is-disputed"
+        elif game.counted:
             css = " is-in"
         elif game.disputed:
             css = " is-disputed"
@@ -565,6 +575,8 @@ class ResultRows:
                 f"{escape(self.accept % {'name': who})}"
                 "</button></form></div>"
             )
+        for entry_ in held:
+            reports.append(self.held_line(entry_, version))
         colours = ""
         if self.colour_letters:
             colours = (
@@ -620,6 +632,30 @@ class ResultRows:
             f"{escape(typed.get('moves', ''))}</textarea><br>\n"
             f'      <button type="submit" form="result-{gid}">{t["save"]}</button>\n'
             f"      {record}\n      {trail}\n    </details>\n  </td>\n</tr>"
+        )
+
+    def held_line(self, held: Any, version: int) -> str:
+        """A held entry in its row's state cell: who sent what, why it was kept, the
+        button that makes it the result and the one that sets it aside."""
+        if held.by_seat:
+            who = held.by_seat.entry.player.name
+        else:
+            who = _("director") + (f" {held.by_user}" if held.by_user else "")
+        reason = escape(self.held_reasons.get(held.held_reason, ""))
+        accept, aside = self.accept_url(held.id), self.set_aside_url(held.id)
+        text = escape(self.held % {"name": who, "out": ":".join(str(v) for v in held.out)})
+        if held.status == "unfinished":
+            text += f" {self.t['unfinished']}"
+        return (
+            f'<div class="report held">{text} <span class="muted">({reason})</span>\n'
+            f'      <form method="post" action="{accept}" hx-post="{accept}" '
+            f'class="inline accept-form">{self.csrf}<input type="hidden" name="version" '
+            f'value="{version}"><button type="submit">'
+            f"{escape(self.accept % {'name': who})}"
+            "</button></form>\n"
+            f'      <form method="post" action="{aside}" hx-post="{aside}" '
+            f'class="inline accept-form">{self.csrf}<button type="submit">'
+            f"{self.t['set_aside']}</button></form></div>"
         )
 
     def voided_row(self, table: Any, game: Any, names: str) -> str:

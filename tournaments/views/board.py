@@ -29,9 +29,10 @@ from tournaments import jsonbody
 from tournaments.egg_timer import deadline
 from tournaments.json_errors import error_response, service_error_response
 from tournaments.models import Game, Round, Seat
+from tournaments.offline import idempotent, outcome_response, queued_at
 from tournaments.permissions import can_direct, can_view
 from tournaments.services.errors import ServiceError
-from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_record
+from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_sync
 from tournaments.services.results import Actor
 from tournaments.views.sockets import socket_path
 
@@ -231,6 +232,7 @@ def replay_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@idempotent
 def record_view(request: HttpRequest, pk: int, token: str | None = None) -> HttpResponse:
     """Record a game move by move; a POST of {moves, version[, position]} saves it.
 
@@ -312,10 +314,15 @@ def _save(request: HttpRequest, game: Game, *, by: Actor) -> JsonResponse:
             _("send {ply: N, move: ..., key: ...}, {undo: N} or {moves: [...], version: N} as JSON")
         )
     try:
-        saved = game_result_record(game=game, entry=entry, version=version, by=by)
+        outcome = game_result_sync(
+            game=game, entry=entry, version=version, by=by, queued_at=queued_at(request)
+        )
     except ServiceError as exc:
         return service_error_response(exc)
-    return JsonResponse(game_state(saved, legal=ply is not None))
+    if outcome.kept:
+        # Sent from an offline queue and kept for the organiser (docs/offline.md).
+        return outcome_response(outcome)
+    return JsonResponse(game_state(outcome.game, legal=ply is not None))
 
 
 def game_state(game: Game, *, legal: bool = True) -> dict[str, Any]:

@@ -15,8 +15,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments.json_errors import service_status
+from tournaments.json_errors import service_error_response, service_status
 from tournaments.models import Game
+from tournaments.offline import idempotent, outcome_response, queued_at, wants_json
 
 from ..forms import (
     ResultForm,
@@ -32,8 +33,8 @@ from ..selectors.live import attach_live
 from ..selectors.rounds import round_progress, round_progress_counted, round_tables, round_trails
 from ..services.errors import ConflictError, ServiceError
 from ..services.plies import ply_conflicts_clear
-from ..services.result_path import game_result_record
-from ..services.results import Actor, game_confirm, result_accept
+from ..services.result_path import Outcome, game_confirm_sync, game_result_record, game_result_sync
+from ..services.results import Actor, game_confirm, result_accept, result_held_set_aside
 from ..templatetags.organiser_rows import Refusal, result_match_rows, result_row
 from .common import (
     director_required,
@@ -222,6 +223,7 @@ def _posted_version(request: HttpRequest) -> int | None:
 
 @require_http_methods(["GET", "POST"])
 @director_required
+@idempotent
 def round_result_save(
     request: HttpRequest, tournament: Tournament, number: int, game_id: int
 ) -> HttpResponse:
@@ -230,7 +232,9 @@ def round_result_save(
     (`request.htmx`) is answered with the row as it now is and the round's progress; a
     refused result is a 400 and a stale version a 409, each with the row showing the
     service's message and what was typed. A GET answers the row as it is (a conflict's
-    "show the current result"). Without JavaScript: a redirect back to the screen."""
+    "show the current result"). Without JavaScript: a redirect back to the screen. A
+    page's offline queue (Accept: application/json) gets what became of the save as
+    JSON (docs/offline.md)."""
     round_ = round_or_404(tournament, number)
     game = _screen_game(round_, game_id)
     back = reverse("round-results", args=[tournament.slug, number]) + f"#game-{game.pk}"
@@ -242,16 +246,23 @@ def round_result_save(
     by = Actor.director(request.user)
     label = _game_label(game)
     error: ServiceError | None = None
+    outcome: Outcome | None = None
     try:
         form = ResultForm(request.POST)
         if not form.is_valid():
             field, problems = next(iter(form.errors.items()))
             raise ServiceError(" ".join(problems), field=field)
-        game_result_record(
-            game=game, entry=form.entry(positions), version=form.cleaned_data["version"], by=by
+        outcome = game_result_sync(
+            game=game,
+            entry=form.entry(positions),
+            version=form.cleaned_data["version"],
+            by=by,
+            queued_at=queued_at(request),
         )
     except ServiceError as exc:
         error = exc
+    if wants_json(request):
+        return _json_answer(label, outcome, error)
     if not request.htmx:
         if error is not None:
             messages.error(request, f"{label}: {error.message}")
@@ -268,6 +279,18 @@ def round_result_save(
         status=service_status(error),
         refused=_refusal(error, request.POST, _posted_version(request)),
     )
+
+
+def _json_answer(label: str, outcome: Outcome | None, error: ServiceError | None) -> HttpResponse:
+    """A form's save answered to a page's queue: the outcome, or the one error shape."""
+    if outcome is None:
+        assert error is not None
+        return service_error_response(error)
+    if outcome.kind == "saved":
+        detail = _("%(label)s: result saved.") % {"label": label}
+    else:
+        detail = f"{label}: {outcome.detail}"
+    return outcome_response(Outcome(outcome.kind, detail, outcome.game))
 
 
 @require_POST
@@ -306,6 +329,39 @@ def round_result_accept(
         at="out",
         version=version if isinstance(error, ConflictError) else None,
     )
+    return _row_response(
+        request, tournament, round_, game.pk, status=service_status(error), refused=refused
+    )
+
+
+@require_POST
+@director_required
+def round_result_set_aside(
+    request: HttpRequest, tournament: Tournament, number: int, submission_id: int
+) -> HttpResponse:
+    """On the results screen: an entry kept from an offline queue (docs/offline.md) is
+    set aside, the game's result stays; answered with the row, or a redirect."""
+    round_ = round_or_404(tournament, number)
+    submission = get_object_or_404(
+        ResultSubmission.objects.select_related("game__table"),
+        pk=submission_id,
+        game__table__round=round_,
+    )
+    game = submission.game
+    error: ServiceError | None = None
+    try:
+        result_held_set_aside(submission=submission, by=Actor.director(request.user))
+    except ServiceError as exc:
+        error = exc
+    if not request.htmx:
+        if error is not None:
+            messages.error(request, f"{_game_label(game)}: {error.message}")
+        return redirect(
+            reverse("round-results", args=[tournament.slug, number]) + f"#game-{game.pk}"
+        )
+    if error is None:
+        return _row_response(request, tournament, round_, game.pk)
+    refused = Refusal(message=error.message, at="out")
     return _row_response(
         request, tournament, round_, game.pk, status=service_status(error), refused=refused
     )
@@ -354,6 +410,35 @@ def submission_accept(
     )
 
 
+def _seat_json(request: HttpRequest, game: Game, by: Actor) -> HttpResponse:
+    """A player's report or confirmation sent by her page's queue, answered as JSON."""
+    label = _game_label(game)
+    outcome: Outcome | None = None
+    error: ServiceError | None = None
+    try:
+        when = queued_at(request)
+        if "confirm" in request.POST:
+            outcome = game_confirm_sync(game=game, by=by)
+        else:
+            form = ResultForm(request.POST)
+            if not form.is_valid():
+                field, problems = next(iter(form.errors.items()))
+                raise ServiceError(" ".join(problems), field=field)
+            positions = game.positions(game.table.seats.count())
+            outcome = game_result_sync(
+                game=game,
+                entry=form.entry(positions),
+                version=form.cleaned_data["version"],
+                by=by,
+                queued_at=when,
+            )
+    except ServiceError as exc:
+        error = exc
+    if outcome is not None and outcome.kind == "saved":
+        return outcome_response(Outcome("saved", f"{label}: {outcome.detail}", outcome.game))
+    return _json_answer(label, outcome, error)
+
+
 def player_seat(token: str) -> Seat:
     """The seat a player's private link belongs to; any other token is a 404."""
     return get_object_or_404(
@@ -363,9 +448,12 @@ def player_seat(token: str) -> Seat:
     )
 
 
+@idempotent
 def seat_report(request: HttpRequest, token: str) -> HttpResponse:
     """A player's private link (QR code beside their name on the score sheet): they
-    report their own table's games and confirm an opponent's report, as themselves only."""
+    report their own table's games and confirm an opponent's report, as themselves only.
+    A page's offline queue (Accept: application/json) gets what became of a report or
+    confirmation as JSON (docs/offline.md)."""
     seat = player_seat(token)
     table = seat.table
     round_ = table.round
@@ -374,6 +462,8 @@ def seat_report(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         # Whether the round is open for reports is the services' to say (one place).
         game = posted_game(request, table=table)
+        if wants_json(request):
+            return _seat_json(request, game, by)
         if "confirm" in request.POST:
             run_action(
                 request,

@@ -6,9 +6,13 @@
 // hundreds of kilobytes.
 // A game not over yet is recorded live: each ply is saved as it is made (with a key, so a
 // retry is stored once), and the page follows what other devices record (live_socket.js).
+// Recording needs no signal (issue 25): the position and the legal moves after a tap come
+// from the browser's engine, and every ply goes through the offline queue
+// (agon/offline_queue.js), sent at once with signal and when it returns without.
+import { enqueue, list, onChange } from "../agon/offline_queue.js";
 import { drawThings, el, focusRing, shape } from "./draw.js";
 import { follow } from "./live_socket.js";
-import { replayFrames } from "./pentagame.js";
+import { positionPayload, replayFrames } from "./pentagame.js";
 
 const data = JSON.parse(document.getElementById("pg-data").textContent);
 // Every text the script writes, in the page's language (views_board.board_text).
@@ -376,20 +380,11 @@ function startRecord() {
     if (can.size && !can.has(roving)) setRoving([...can][0]);
   }
 
-  // Every save goes to the page's save address: a ply, an undo, or a whole record.
-  function post(body) {
-    return fetch(data.save_url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
-      body: JSON.stringify(body),
-    });
-  }
 
   // --- live: one ply at a time --------------------------------------------------------
   const clockBox = document.getElementById("pg-clock");
   let deadline = data.deadline ? Date.parse(data.deadline) : null;
   let lastBy = data.last_by;
-  let pending = null; // the ply being sent: {body, tries}
   let timeoutSent = 0;
 
   function adopt(state) {
@@ -406,8 +401,19 @@ function startRecord() {
     }
   }
 
+  // The plies (and undos) of this game still in the queue, oldest first.
+  const group = `game-${data.game}`;
+  async function queued() {
+    return (await list(group)).filter((item) => item.state === "waiting" && item.kind === "ply");
+  }
+
+  function localPosition(next) {
+    return positionPayload({ ...data.record, moves: next });
+  }
+
   async function refresh() {
-    if (busy) return;
+    // What this device recorded and has not sent yet is ahead of the server's record.
+    if (busy || (await queued()).length) return;
     try {
       const response = await fetch(data.urls.state, { headers: { Accept: "application/json" } });
       if (!response.ok) return;
@@ -422,32 +428,66 @@ function startRecord() {
     }
   }
 
+  // A ply is drawn at once and queued; the queue sends it (now, or when the signal
+  // returns), in order, with its key, so a retry counts once (agon/offline_queue.js).
   async function send(body) {
-    busy = true;
-    render();
-    pending = { body, tries: 0 };
-    while (pending) {
-      try {
-        const response = await post(body);
-        const answer = await response.json();
-        pending = null;
-        if (!response.ok) {
-          showError(answer.error?.message ?? response.statusText);
-          busy = false;
-          await refresh(); // another device may have moved on: show its record
-          break;
-        }
-        adopt(answer);
-        showError(pos.ok ? "" : fill(words.illegal_ply, pos.error));
-      } catch (error) {
-        // No answer: send the same ply again (its key makes it count once).
-        pending.tries += 1;
-        showError(fill(words.retrying, { error: error.message }));
-        await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * pending.tries, 5000)));
-      }
+    const next = body.undo ? moves.slice(0, -1) : [...moves, body.move];
+    let after;
+    try {
+      after = localPosition(next);
+    } catch (error) {
+      showError(fill(words.unchecked, { error: error.reason ?? error.message }));
+      return;
     }
-    busy = false;
+    const label = body.undo ? `${moves.length}. ${moves[moves.length - 1]} ↶` : `${next.length}. ${body.move}`;
+    moves = next;
+    pos = after;
+    lastBy = body.undo ? null : data.by_player ? data.player_position : lastBy;
     pick = null;
+    showError(pos.ok ? "" : fill(words.illegal_ply, pos.error));
+    render();
+    await enqueue({
+      url: data.save_url,
+      body: JSON.stringify(body),
+      type: "application/json",
+      headers: { "X-CSRFToken": csrf },
+      group,
+      scope: group,
+      kind: "ply",
+      label,
+      ...(body.key ? { key: body.key } : {}),
+    });
+  }
+
+  // What the server said of each ply sent: once nothing of this game waits, the page
+  // takes the server's record (the same as drawn, unless a ply was refused).
+  onChange(async ({ item, answer }) => {
+    if (item.group !== group || item.state === "waiting") return;
+    if (item.kind === "record") return savedRecord(item, answer);
+    if (item.kind !== "ply") return;
+    if (item.state === "refused" || item.state === "dispute" || item.state === "conflict") showError(item.detail);
+    if ((await queued()).length) return;
+    const state = answer?.json;
+    if (item.state !== "refused" && state?.moves && state.moves.length === moves.length && state.position) {
+      adopt(state);
+      render();
+    } else {
+      refresh();
+    }
+  });
+
+  // Plies queued before this page was loaded (a reload without signal) are drawn again.
+  async function takeUpQueued() {
+    const waiting = await queued();
+    let next = moves;
+    for (const item of waiting) {
+      const body = JSON.parse(item.body);
+      if (body.undo !== undefined && body.undo === next.length) next = next.slice(0, -1);
+      else if (body.ply === next.length + 1) next = [...next, body.move];
+    }
+    if (next === moves) return;
+    moves = next;
+    pos = localPosition(moves);
     render();
   }
 
@@ -477,25 +517,16 @@ function startRecord() {
       return send({ ply: next.length, move: next[next.length - 1], key: key() });
     }
     if (data.live && next.length === moves.length - 1) return send({ undo: moves.length });
-    busy = true;
-    render();
+    // The browser's engine gives the position: no request, with signal or without.
     try {
-      const response = await fetch(data.urls.position, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ ...data.record, moves: next }),
-      });
-      const body = await response.json();
-      if (!response.ok) throw new Error(body.error?.message ?? response.statusText);
+      pos = localPosition(next);
       moves = next;
-      pos = body;
       showError(pos.ok ? "" : fill(words.illegal_ply, pos.error));
       localStorage.setItem(storageKey, JSON.stringify({ version, moves }));
       saved.textContent = "";
     } catch (error) {
-      showError(fill(words.unchecked, { error: error.message }));
+      showError(fill(words.unchecked, { error: error.reason ?? error.message }));
     } finally {
-      busy = false;
       pick = null;
       render();
     }
@@ -588,27 +619,39 @@ function startRecord() {
     if (position) body.position = position.value ? Number(position.value) : null;
     saved.textContent = words.saving;
     showError("");
-    try {
-      const response = await post(body);
-      const answer = await response.json();
-      if (!response.ok) {
-        saved.textContent = "";
-        showError(answer.error?.message ?? response.statusText);
-        return;
-      }
-      version = answer.version;
-      localStorage.removeItem(storageKey);
-      const done = { status: words.status[answer.status] ?? answer.status, out: answer.out.join(":") };
-      saved.textContent = fill(answer.confirmed ? words.saved : words.saved_unconfirmed, done);
-      const replay = document.createElement("a");
-      replay.href = answer.replay_url;
-      replay.textContent = ` ${words.replay_it}`;
-      saved.appendChild(replay);
-    } catch (error) {
-      saved.textContent = "";
-      showError(fill(words.not_saved, { error: error.message }));
-    }
+    // Through the queue like a ply: kept on this device until the server has answered.
+    await enqueue({
+      url: data.save_url,
+      body: JSON.stringify(body),
+      type: "application/json",
+      headers: { "X-CSRFToken": csrf },
+      group,
+      scope: group,
+      kind: "record",
+      label: document.getElementById("pg-title").textContent,
+    });
   });
+
+  function savedRecord(item, answer) {
+    const state = answer?.json;
+    if (item.state === "refused") {
+      saved.textContent = "";
+      showError(item.detail);
+      return;
+    }
+    localStorage.removeItem(storageKey);
+    if (!state?.version) {
+      saved.textContent = item.detail;
+      return;
+    }
+    version = state.version;
+    const done = { status: words.status[state.status] ?? state.status, out: state.out.join(":") };
+    saved.textContent = fill(state.confirmed ? words.saved : words.saved_unconfirmed, done);
+    const replay = document.createElement("a");
+    replay.href = state.replay_url;
+    replay.textContent = ` ${words.replay_it}`;
+    saved.appendChild(replay);
+  }
 
   // A record left unsaved on this device (a reload, a flat battery) can be taken up again.
   const restoreBox = document.getElementById("pg-restore-box");
@@ -640,6 +683,7 @@ function startRecord() {
     if (moves.length) saved.textContent = fill(words.saved_ply, { ply: moves.length });
   }
   render();
+  takeUpQueued();
 }
 
 if (data.mode === "record") startRecord();

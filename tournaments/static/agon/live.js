@@ -7,7 +7,7 @@ const meta = document.querySelector('meta[name="agon-live"]');
 
 function busy(region) {
   if (region.contains(document.activeElement) && document.activeElement !== document.body) return true;
-  if (region.matches("[data-invalid], [data-busy]") || region.querySelector(".htmx-request")) return true;
+  if (region.matches("[data-invalid], [data-busy], [data-waiting]") || region.querySelector(".htmx-request")) return true;
   // A field whose value differs from what the page was served with: unsaved typing.
   return [...region.querySelectorAll("input:not([type=hidden]), textarea")].some((f) => f.value !== f.defaultValue);
 }

@@ -1,0 +1,319 @@
+"""The venue without signal (issue 25) in Chromium: a player records plies and reports a
+result offline, the organiser types results offline, and when the signal returns every
+entry is on the server once.
+
+How the signal is cut, and why two ways at once:
+- the page: the DevTools protocol's network conditions (`Network.emulateNetworkConditions`
+  with offline=True), so the page's own requests fail and `navigator.onLine` is false,
+  as on a phone without signal;
+- the service worker: its fetches are its own target's, which Selenium's CDP session
+  (the page's) does not reach, so the conditions above do not apply to them. The live
+  server is made to drop every connection without an answer instead (`no_signal`), which
+  is what a request sent into a dead network gets: no response at all.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from games.pictures.pentagame import position_payload
+from tests.browser.test_board import tap_move
+from tests.factories import UserFactory, tournament_with_players
+from tournaments.models import Game, Ply, ResultSubmission, Round
+from tournaments.services.results import Actor, game_record_out
+from tournaments.services.rounds import round_close, round_pair_next, round_publish
+
+pytestmark = pytest.mark.browser
+
+COMMAND = Actor.command()
+
+
+class Signal:
+    def __init__(self, browser: Any, state: dict[str, bool]) -> None:
+        self.browser = browser
+        self.state = state
+
+    def _conditions(self, offline: bool) -> None:
+        self.browser.execute_cdp_cmd("Network.enable", {})
+        self.browser.execute_cdp_cmd(
+            "Network.emulateNetworkConditions",
+            {"offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+        )
+
+    def cut(self) -> None:
+        self.state["off"] = True
+        self._conditions(True)
+
+    def restore(self) -> None:
+        self.state["off"] = False
+        self._conditions(False)
+
+
+@pytest.fixture
+def no_signal(browser: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Signal]:
+    """signal.cut() / signal.restore(): see the module's docstring."""
+    from django.core.servers import basehttp
+
+    state = {"off": False}
+    answer = basehttp.WSGIRequestHandler.handle_one_request
+
+    def handle_one_request(handler: Any) -> None:
+        if state["off"]:
+            handler.close_connection = True  # closed unanswered: a network error
+            return
+        answer(handler)
+
+    monkeypatch.setattr(basehttp.WSGIRequestHandler, "handle_one_request", handle_one_request)
+    signal = Signal(browser, state)
+    yield signal
+    signal.restore()
+
+
+def kept_by_the_worker(browser: Any, wait: Any, url: str) -> None:
+    """Wait until the service worker controls the page and keeps `url` for offline use."""
+    script = """
+      const [url, done] = arguments;
+      caches.open("agon-pages-v1")
+        .then((cache) => cache.match(url, {ignoreVary: true}))
+        .then((found) => done(Boolean(found) && Boolean(navigator.serviceWorker.controller)))
+        .catch(() => done(false));
+    """
+    wait(lambda b: b.execute_async_script(script, url), 20)
+
+
+def status_line(browser: Any) -> str:
+    box = browser.find_element(By.ID, "offline-status")
+    return box.find_element(By.CSS_SELECTOR, "[data-line]").text if box.is_displayed() else ""
+
+
+def simple_game(plies: int, seed: int = 25) -> list[str]:
+    """A legal two-player game of `plies` plies without blocks to place (each a piece and
+    its target on the board), chosen by the Python engine."""
+    rng = random.Random(seed)
+    moves: list[str] = []
+    for _ in range(plies):
+        legal = position_payload({"players": 2, "variant": "standard", "moves": moves})["legal"]
+        simple = [
+            m
+            for m in legal
+            if m["kind"] not in ("pass", "z") and not m.get("black") and not m.get("out")
+        ]
+        moves.append(rng.choice(simple)["text"])
+    return moves
+
+
+@pytest.fixture
+def two_player_round(transactional_db: None) -> Round:
+    tournament = tournament_with_players(2)
+    round_ = round_pair_next(tournament=tournament, by=COMMAND)
+    round_publish(round=round_, by=COMMAND)
+    return round_
+
+
+def test_plies_and_a_report_made_offline_reach_the_server_once_when_the_signal_returns(
+    browser, wait, live_server, no_signal, two_player_round
+):
+    games = list(Game.objects.filter(table__round=two_player_round).order_by("number"))
+    assert len(games) >= 2
+    board_game, reported_game = games[0], games[1]
+    seat = board_game.table.seats.get(position=1)
+    token = seat.report_token
+    report_url = f"{live_server.url}/report/{token}/"
+    board_url = f"{live_server.url}/games/{board_game.pk}/record/{token}/"
+    plies = simple_game(20)
+
+    # With signal: the player opens her link and the board; the worker keeps both.
+    browser.get(report_url)
+    kept_by_the_worker(browser, wait, report_url)
+    browser.get(board_url)
+    wait(lambda b: "to move" in b.find_element(By.ID, "pg-status").text)
+    kept_by_the_worker(browser, wait, board_url)
+
+    no_signal.cut()
+    for text in plies:
+        tap_move(browser, wait, text)
+    wait(lambda b: status_line(b) == "Offline — 20 plies waiting to be sent")
+
+    # The report page from the worker's copy; the report waits in the queue.
+    browser.get(report_url)
+    form = browser.find_element(By.ID, f"game-{reported_game.pk}")
+    form.find_element(By.ID, f"out-{reported_game.pk}-1").send_keys("3")
+    form.find_element(By.ID, f"out-{reported_game.pk}-2").send_keys("1")
+    form.find_element(By.TAG_NAME, "button").click()
+    wait(lambda b: status_line(b) == "Offline — 1 result waiting to be sent")
+    assert "waiting to be sent" in browser.find_element(By.ID, f"game-{reported_game.pk}").text
+
+    # Reloaded without signal: both pages still there, saying what waits.
+    browser.refresh()
+    wait(lambda b: status_line(b) == "Offline — 1 result waiting to be sent")
+    assert "waiting to be sent" in browser.find_element(By.ID, f"game-{reported_game.pk}").text
+    browser.get(board_url)
+    wait(lambda b: status_line(b) == "Offline — 20 plies waiting to be sent")
+    wait(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#pg-moves li")) == 20)
+    assert Ply.objects.filter(game=board_game).count() == 0
+    assert not ResultSubmission.objects.filter(game=reported_game).exists()
+
+    no_signal.restore()
+    wait(lambda b: Ply.objects.filter(game=board_game).count() == 20, 30)
+    wait(lambda b: ResultSubmission.objects.filter(game=reported_game).exists(), 30)
+    wait(lambda b: not b.find_element(By.ID, "offline-status").is_displayed(), 30)
+    board_game.refresh_from_db()
+    assert list(board_game.moves) == plies
+    assert sorted(Ply.objects.filter(game=board_game).values_list("number", flat=True)) == list(
+        range(1, 21)
+    )
+    submissions = ResultSubmission.objects.filter(game=reported_game)
+    assert submissions.count() == 1
+    assert submissions.get().by_seat == seat
+    # The page follows the server again: a reload shows the stored record, nothing waits.
+    browser.refresh()
+    wait(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#pg-moves li")) == 20)
+    assert status_line(browser) == ""
+
+
+@pytest.fixture
+def results_round(transactional_db: None) -> Round:
+    """Round 1 of twelve players on six 2-player tables, published, every game entered
+    but five."""
+    tournament = tournament_with_players(12)
+    round_ = round_pair_next(tournament=tournament, by=COMMAND)
+    round_publish(round=round_, by=COMMAND)
+    games = list(
+        Game.objects.filter(table__round=round_, decider=False).order_by("table__number", "number")
+    )
+    for game in games[5:]:
+        game_record_out(game=game, out=[3, 1], by=COMMAND)
+    return round_
+
+
+def results_url(live_server: Any, round_: Round) -> str:
+    return f"{live_server.url}/t/{round_.tournament.slug}/manage/rounds/{round_.number}/results/"
+
+
+def type_result(browser: Any, game: Game, text: str) -> None:
+    field = browser.find_element(By.ID, f"out-{game.pk}")
+    field.click()
+    field.clear()
+    field.send_keys(text, Keys.TAB)
+
+
+def progress(browser: Any) -> str:
+    return browser.find_element(By.CSS_SELECTOR, "#round-progress [role=status]").text
+
+
+def test_results_typed_offline_wait_apart_hold_the_way_on_and_are_all_saved_later(
+    browser, wait, login, live_server, no_signal, results_round
+):
+    director = UserFactory()
+    results_round.tournament.directors.add(director)
+    login(director)
+    url = results_url(live_server, results_round)
+    games = list(
+        Game.objects.filter(table__round=results_round, decider=False).order_by(
+            "table__number", "number"
+        )
+    )
+    total = len(games)
+    sheets_url = url.replace("manage/rounds", "rounds").replace("/results/", "/sheets/")
+    browser.get(url)
+    kept_by_the_worker(browser, wait, url)
+    kept_by_the_worker(browser, wait, sheets_url)
+    assert progress(browser) == f"{total - 5} of {total} games in"
+
+    no_signal.cut()
+    for game in games[:5]:
+        type_result(browser, game, "3 1")
+    wait(lambda b: status_line(b) == "Offline — 5 results waiting to be sent")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "tr.result-row.is-waiting")) == 5
+    assert "waiting" in browser.find_element(By.ID, f"game-{games[0].pk}").text
+    wait(lambda b: progress(b) == f"{total - 5} of {total} games in, 5 waiting")
+    # Reloaded without signal: the worker's copy, the typed results still waiting.
+    browser.refresh()
+    wait(lambda b: progress(b) == f"{total - 5} of {total} games in, 5 waiting")
+    assert browser.find_element(By.ID, f"out-{games[0].pk}").get_attribute("value") == "3 1"
+    assert (
+        Game.objects.filter(
+            pk__in=[g.pk for g in games[:5]], status__in=Game.WITHOUT_RESULT
+        ).count()
+        == 5
+    )
+    # The score sheets (a QR code per player), kept when the screen was opened, print
+    # from the worker's copy.
+    browser.get(sheets_url)
+    assert browser.find_elements(By.CSS_SELECTOR, "svg.qr")
+    assert browser.find_element(By.CSS_SELECTOR, "link[href*='print.css']")
+    assert browser.execute_script(
+        "return [...document.styleSheets].some((s) => s.href && s.href.includes('print.css')"
+        " && s.cssRules.length > 0)"
+    )
+    browser.get(url)
+    wait(lambda b: progress(b) == f"{total - 5} of {total} games in, 5 waiting")
+
+    no_signal.restore()
+    wait(lambda b: progress(b) == f"{total} of {total} games in", 30)
+    for game in games[:5]:
+        game.refresh_from_db()
+        assert game.confirmed and game.out_list(2) == [3, 1]
+        assert ResultSubmission.objects.filter(game=game).count() == 1
+    assert not browser.find_elements(By.CSS_SELECTOR, "tr.result-row.is-waiting")
+    close = browser.find_element(By.CSS_SELECTOR, "#round-progress .way-on button")
+    assert close.is_enabled()
+
+    # A closed round: a correction typed offline holds back pairing the next round.
+    round_close(round=results_round, by=COMMAND)
+    browser.get(url)
+    pair = browser.find_element(By.CSS_SELECTOR, "#round-progress .way-on button")
+    assert pair.is_enabled()
+    no_signal.cut()
+    type_result(browser, games[0], "3 2")
+    wait(
+        lambda b: not b.find_element(By.CSS_SELECTOR, "#round-progress .way-on button").is_enabled()
+    )
+    reason = browser.find_element(By.ID, "waits-reason").text
+    assert reason == "Wait until the results typed without signal are sent."
+    assert progress(browser) == f"{total} of {total} games in, 1 waiting"
+    no_signal.restore()
+    wait(
+        lambda b: b.find_element(By.CSS_SELECTOR, "#round-progress .way-on button").is_enabled(), 30
+    )
+    games[0].refresh_from_db()
+    assert games[0].out_list(2) == [3, 2]
+
+
+def test_a_result_typed_offline_that_meets_another_becomes_a_dispute_shown_in_its_row(
+    browser, wait, login, live_server, no_signal, results_round
+):
+    """Needs the server side of issue 25 (queued conflicts become disputes)."""
+    director = UserFactory()
+    results_round.tournament.directors.add(director)
+    login(director)
+    url = results_url(live_server, results_round)
+    game = (
+        Game.objects.filter(table__round=results_round, decider=False)
+        .order_by("table__number", "number")
+        .first()
+    )
+    browser.get(url)
+    kept_by_the_worker(browser, wait, url)
+    no_signal.cut()
+    type_result(browser, game, "3 1")
+    wait(lambda b: status_line(b) == "Offline — 1 result waiting to be sent")
+    # Meanwhile another device enters a different result for the same game.
+    game_record_out(game=game, out=[1, 3], by=COMMAND)
+    no_signal.restore()
+    outcome = (By.CSS_SELECTOR, "#offline-status [data-outcome]")
+    wait(lambda b: b.find_elements(*outcome), 30)
+    shown = browser.find_element(*outcome)
+    assert shown.get_attribute("data-outcome") == "dispute"
+    # The row is fetched as it now is, and the server's word put in it.
+    wait(lambda b: b.find_element(By.ID, f"error-{game.pk}").text)
+    assert browser.find_element(By.ID, f"error-{game.pk}").text in shown.text
+    assert "is-waiting" not in browser.find_element(By.ID, f"game-{game.pk}").get_attribute("class")
+    game.refresh_from_db()
+    assert game.out_list(2) == [1, 3]  # never silently overwritten

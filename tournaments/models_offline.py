@@ -1,0 +1,29 @@
+"""What the venue without signal needs on the server (docs/offline.md): the answers to
+requests sent with an ``Idempotency-Key``, so that a queue that sends an item again
+(a retry after a lost answer, a reload) is answered once and writes once."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils import timezone
+
+
+class IdempotencyKey(models.Model):
+    """The first request sent with ``key`` and its final answer (services/idempotency.py).
+    ``status`` stays empty while that request is being processed; a key belongs to one
+    actor and one path, and is kept 7 days."""
+
+    # Unique across actors: a key sent by another actor (or to another path) is refused,
+    # never answered with someone else's stored answer.
+    key = models.CharField(max_length=100, unique=True)
+    # "user:<id>", "seat:<id>" (a player's link) or "command".
+    actor = models.CharField(max_length=40)
+    path = models.CharField(max_length=300)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    status = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The headers a replay repeats (Content-Type, Location, htmx's) and the body.
+    headers = models.JSONField(default=dict, blank=True)
+    body = models.BinaryField(default=b"", blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.actor} {self.path})"

@@ -1,0 +1,179 @@
+// The pages that work without signal (issue 25): a player's link, the recording board,
+// the results screen and the round page load this module. It registers the service
+// worker (agon/sw.js, served at /sw.js), hands it what this page loaded the first time,
+// and keeps the page's status line (tournaments/_offline_status.html): offline or not,
+// how many entries of this page wait to be sent, and what the server said of each one
+// sent. Its texts are the template's data attributes, in the page's language.
+//
+// A form marked data-offline-form (a player's report and confirmation) is sent through
+// the queue (agon/offline_queue.js) with its idempotency key, with signal or without.
+import { enqueue, flush, list, markSeen, onChange } from "./offline_queue.js";
+
+const box = document.getElementById("offline-status");
+export const scopes = (box?.dataset.scopes ?? "").split(" ").filter(Boolean);
+const text = box?.dataset ?? {};
+const plural = new Intl.PluralRules(document.documentElement.lang || "en");
+
+export function fill(template, values) {
+  return (template ?? "").replace(/%\((\w+)\)s/g, (_, name) => String(values[name] ?? ""));
+}
+function counted(prefix, count) {
+  const form = plural.select(count) === "one" ? "One" : "Other";
+  return fill(text[`${prefix}${form}`], { n: count });
+}
+
+// --- the service worker -----------------------------------------------------------------
+
+async function register() {
+  if (!("serviceWorker" in navigator)) return;
+  const controlled = Boolean(navigator.serviceWorker.controller);
+  try {
+    await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  } catch (error) {
+    console.warn("service worker", error);
+    return;
+  }
+  const ready = await navigator.serviceWorker.ready;
+  // A page the worker did not answer (the first visit) is kept now, with what it loaded;
+  // pages to have at hand (the round's score sheets) every time.
+  const also = [...document.querySelectorAll("[data-offline-also]")].map((a) => a.href);
+  const urls = controlled ? also : [window.location.href, ...loaded(), ...also];
+  if (urls.length && navigator.onLine) ready.active?.postMessage({ type: "keep", urls });
+}
+function loaded() {
+  return performance
+    .getEntriesByType("resource")
+    .map((entry) => entry.name)
+    .filter((name) => new URL(name).origin === window.location.origin);
+}
+
+// --- the status line ----------------------------------------------------------------------
+
+const mine = (item) => scopes.includes(item.scope);
+const changeListeners = new Set();
+export function onQueueChange(callback) {
+  changeListeners.add(callback);
+}
+const shown = new Set(); // answered items this page has listed
+const loadedAt = new Date().toISOString();
+const shownOld = new Set(); // of those, answered before this page was loaded
+
+export async function waiting() {
+  return (await list()).filter((item) => mine(item) && item.state === "waiting");
+}
+
+function outcomeText(item) {
+  const template = text[`outcome${item.state[0].toUpperCase()}${item.state.slice(1)}`] ?? text.outcomeSaved;
+  return fill(template, { label: item.label, detail: item.detail });
+}
+
+export async function render() {
+  if (!box) return;
+  const items = (await list()).filter(mine);
+  const count = items.filter((item) => item.state === "waiting").length;
+  const offline = !navigator.onLine;
+  const line = box.querySelector("[data-line]");
+  if (offline) line.textContent = count ? counted("offlineWaiting", count) : text.offline;
+  else line.textContent = count ? counted("waiting", count) : "";
+  box.classList.toggle("is-offline", offline);
+  const outcomes = box.querySelector("[data-outcomes]");
+  for (const item of items) {
+    if (item.state === "waiting" || (item.seen && !shown.has(item.id))) continue;
+    // A ply stored as sent is the rule: only what went otherwise is listed.
+    if (item.kind === "ply" && (item.state === "saved" || item.state === "duplicate")) continue;
+    shown.add(item.id);
+    if ((item.doneAt ?? "") < loadedAt) shownOld.add(item.id);
+    let li = outcomes.querySelector(`[data-item="${item.id}"]`);
+    if (!li) {
+      li = document.createElement("li");
+      li.dataset.item = item.id;
+      outcomes.append(li);
+    }
+    li.dataset.outcome = item.state;
+    li.textContent = outcomeText(item);
+  }
+  outcomes.hidden = !outcomes.children.length;
+  box.hidden = !offline && !count && !outcomes.children.length;
+  for (const callback of changeListeners) callback({ count, offline, items });
+}
+
+
+// --- forms sent through the queue -------------------------------------------------------
+
+function formLabel(form) {
+  return form.querySelector("[id$=-title], strong")?.textContent.trim() ?? "";
+}
+
+export function queueForm(form, { kind, group, label }) {
+  const body = new URLSearchParams(new FormData(form)).toString();
+  return enqueue({
+    url: form.getAttribute("action") || window.location.pathname,
+    body,
+    type: "application/x-www-form-urlencoded",
+    headers: { "X-CSRFToken": form.querySelector("[name=csrfmiddlewaretoken]")?.value ?? "" },
+    group,
+    scope: scopes[0],
+    kind,
+    label,
+  });
+}
+
+document.addEventListener("submit", async (event) => {
+  const form = event.target.closest?.("form[data-offline-form]");
+  if (!form) return;
+  event.preventDefault();
+  const game = form.querySelector("[name=game]")?.value;
+  const kind = form.dataset.offlineForm;
+  const label = form.dataset.label || formLabel(form);
+  form.querySelectorAll("button").forEach((b) => (b.disabled = true));
+  form.dataset.waiting = "1";
+  const note = document.createElement("span");
+  note.className = "offline-waiting";
+  note.textContent = text.waitingRow;
+  form.append(" ", note);
+  await queueForm(form, { kind, group: `game-${game}`, label });
+  render();
+});
+
+// Back with signal and nothing of this page left to send: a page showing what was typed
+// as waiting (kept by the worker) is reloaded to show what is stored now, unless
+// something is being typed in it.
+async function reloadWhenSent() {
+  if (!document.querySelector("form[data-offline-form][data-waiting]")) return;
+  if ((await waiting()).length || !navigator.onLine) return;
+  const typing = [...document.querySelectorAll("form[data-offline-form]:not([data-waiting]) input:not([type=hidden])")].some(
+    (f) => (f.type === "checkbox" ? f.checked !== f.defaultChecked : f.value !== f.defaultValue),
+  );
+  if (!typing) window.location.reload();
+}
+
+onChange(({ item }) => {
+  if (!mine(item)) return;
+  render();
+  if (item.state !== "waiting") reloadWhenSent();
+});
+window.addEventListener("online", render);
+window.addEventListener("offline", render);
+// An answer is listed on the page that saw it come, and on the next one (a reload after
+// syncing), then no more.
+window.addEventListener("pagehide", () => markSeen([...shownOld]).catch(() => {}));
+
+// Forms of this page still waiting in the queue (typed before a reload) say so again.
+async function markWaitingForms() {
+  const byGame = new Map((await waiting()).filter((i) => i.kind === "report" || i.kind === "confirmation").map((i) => [i.group, i]));
+  for (const form of document.querySelectorAll("form[data-offline-form]")) {
+    const game = form.querySelector("[name=game]")?.value;
+    const item = byGame.get(`game-${game}`);
+    if (!item || item.kind !== form.dataset.offlineForm) continue;
+    form.dataset.waiting = "1";
+    form.querySelectorAll("button").forEach((b) => (b.disabled = true));
+    const note = document.createElement("span");
+    note.className = "offline-waiting";
+    note.textContent = text.waitingRow;
+    form.append(" ", note);
+  }
+}
+
+register();
+markWaitingForms().then(render);
+flush();

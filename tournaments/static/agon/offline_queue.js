@@ -1,0 +1,216 @@
+// The queue of what was typed without signal (issue 25): reports, confirmations, plies
+// and the organiser's results. Every item is kept in IndexedDB (idb, vendored) with the
+// idempotency key it got when it was typed, and sent when the connection returns (the
+// `online` event, a page load, a periodic retry with backoff), in the order typed per
+// game. The server stores a key once, so a retry after a lost answer is never a second
+// entry; an item leaves the queue only with an answer: saved, a duplicate, a dispute or
+// conflict (the server's detail), or refused (a 4xx: the server's message).
+//
+// One module for the results screen, the player's report page and the recording board.
+//   enqueue({url, body, type, group, scope, kind, label, key?, headers?}) -> item
+//   flush() -> sends what waits (one sender at a time, across tabs too)
+//   list(scope?) -> every item kept (waiting and answered), oldest first
+//   onChange(callback) -> callback({item, answer}) after each change (answer: the
+//       server's {status, type, text, json} for a sent item)
+//   markSeen(ids) -> answered items a page has shown
+//   newKey() -> a fresh idempotency key
+import { openDB } from "../vendor/idb-8.0.4.js";
+
+const STORE = "items";
+// Answered items are kept a while for the pages to show what happened to each.
+const KEEP_ANSWERED_MS = 24 * 3600 * 1000;
+const RETRY_EVERY_MS = 30000;
+const WAITING = "waiting";
+
+let dbPromise = null;
+function db() {
+  dbPromise ??= openDB("agon-offline", 1, {
+    upgrade(database) {
+      const store = database.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+      store.createIndex("state", "state");
+    },
+  });
+  return dbPromise;
+}
+
+export function newKey() {
+  const uuid = crypto.randomUUID?.() ?? `${Date.now()}${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+  return uuid.replaceAll("-", "");
+}
+
+const listeners = new Set();
+export function onChange(callback) {
+  listeners.add(callback);
+  return () => listeners.delete(callback);
+}
+function changed(item, answer = null) {
+  for (const callback of listeners) {
+    try {
+      callback({ item, answer });
+    } catch (error) {
+      console.error(error);
+    }
+  }
+}
+// Another tab's sends change what this page shows too.
+const channel = "BroadcastChannel" in self ? new BroadcastChannel("agon-offline") : null;
+channel?.addEventListener("message", ({ data }) => changed(data.item, data.answer));
+function announce(item, answer = null) {
+  changed(item, answer);
+  channel?.postMessage({ item, answer });
+}
+
+export async function enqueue({ url, body, type, group, scope, kind, label = "", key = newKey(), headers = {} }) {
+  const item = {
+    key,
+    url,
+    body,
+    type,
+    headers,
+    group,
+    scope,
+    kind,
+    label,
+    state: WAITING,
+    queuedAt: new Date().toISOString(),
+    tries: 0,
+    detail: "",
+  };
+  item.id = await (await db()).add(STORE, item);
+  announce(item);
+  flush();
+  return item;
+}
+
+export async function list(scope = null) {
+  const all = await (await db()).getAll(STORE);
+  return scope === null ? all : all.filter((item) => item.scope === scope);
+}
+
+export async function markSeen(ids) {
+  const database = await db();
+  for (const id of ids) {
+    const item = await database.get(STORE, id);
+    if (item && item.state !== WAITING && !item.seen) await database.put(STORE, { ...item, seen: true });
+  }
+}
+
+async function forgetOld() {
+  const database = await db();
+  const now = Date.now();
+  for (const item of await database.getAll(STORE)) {
+    if (item.state !== WAITING && now - Date.parse(item.doneAt ?? item.queuedAt) > KEEP_ANSWERED_MS) {
+      await database.delete(STORE, item.id);
+    }
+  }
+}
+
+// What an answer means for the item (the contract with the server, issue 25): a 2xx
+// JSON {outcome, detail}; a 4xx with the site's one error shape; a 2xx page (the
+// endpoints before they answered JSON, or a redirect not followed) counts as saved.
+async function read(response) {
+  const type = response.headers.get("Content-Type") ?? "";
+  const answer = { status: response.status, type, text: "", json: null, replayed: response.headers.get("Idempotency-Replayed") === "true" };
+  if (response.type === "opaqueredirect") return { ...answer, status: 303, outcome: "saved" };
+  answer.text = await response.text();
+  if (type.includes("json")) {
+    try {
+      answer.json = JSON.parse(answer.text);
+    } catch {
+      answer.json = null;
+    }
+  }
+  const json = answer.json ?? {};
+  if (response.ok) {
+    const outcome = ["saved", "duplicate", "dispute", "conflict"].includes(json.outcome) ? json.outcome : "saved";
+    return { ...answer, outcome: answer.replayed && outcome === "saved" ? "duplicate" : outcome, detail: json.detail ?? "" };
+  }
+  const message = json.error?.message ?? json.detail ?? "";
+  return { ...answer, outcome: "refused", detail: message || `${response.status} ${response.statusText}`.trim() };
+}
+
+async function sendOne(item) {
+  const headers = {
+    ...item.headers,
+    "Idempotency-Key": item.key,
+    "X-Agon-Queued-At": item.queuedAt,
+    Accept: item.headers.Accept ?? "application/json",
+  };
+  if (item.type) headers["Content-Type"] = item.type;
+  // A form post is answered with a redirect (and a message for the next page): not
+  // followed, so the message waits for the page the player opens next.
+  const response = await fetch(item.url, { method: "POST", headers, body: item.body, redirect: "manual", credentials: "same-origin" });
+  if (response.status >= 500) throw new Error(`${response.status}`);
+  const answer = await read(response);
+  // The same key still being stored by an earlier copy of this request (docs/offline.md):
+  // not a refusal, the answer comes with a later try.
+  if (answer.status === 409 && answer.json?.error?.field === "Idempotency-Key") throw new Error("409");
+  return answer;
+}
+
+let running = null;
+let again = false; // asked to send while a pass ran: what it did not see goes next
+let failures = 0;
+let timer = null;
+
+function later() {
+  clearTimeout(timer);
+  const delay = failures ? Math.min(RETRY_EVERY_MS, 1000 * 2 ** (failures - 1)) : RETRY_EVERY_MS;
+  timer = setTimeout(flush, delay);
+}
+
+async function pass() {
+  const database = await db();
+  const blocked = new Set(); // groups whose next item could not be sent: the rest wait, in order
+  const waiting = (await database.getAllFromIndex(STORE, "state", WAITING)).sort((a, b) => a.id - b.id);
+  let sentAny = false;
+  for (const queued of waiting) {
+    if (blocked.has(queued.group)) continue;
+    const item = await database.get(STORE, queued.id);
+    if (!item || item.state !== WAITING) continue; // another tab sent it
+    let answer;
+    try {
+      answer = await sendOne(item);
+    } catch {
+      item.tries += 1;
+      await database.put(STORE, item);
+      blocked.add(item.group);
+      failures += 1;
+      continue;
+    }
+    sentAny = true;
+    Object.assign(item, { state: answer.outcome, detail: answer.detail, status: answer.status, doneAt: new Date().toISOString() });
+    await database.put(STORE, item);
+    announce(item, { status: answer.status, type: answer.type, text: answer.text, json: answer.json });
+  }
+  if (sentAny && !blocked.size) failures = 0;
+  return blocked.size === 0;
+}
+
+export function flush() {
+  if (running) {
+    again = true;
+    return running;
+  }
+  const work = () => pass();
+  running = (navigator.locks ? navigator.locks.request("agon-offline-queue", work) : work())
+    .catch((error) => {
+      console.error(error);
+      failures += 1;
+    })
+    .finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        flush();
+      } else later();
+    });
+  return running;
+}
+
+self.addEventListener("online", () => {
+  failures = 0;
+  flush();
+});
+forgetOld().catch(() => {});
+flush();

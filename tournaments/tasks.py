@@ -1,0 +1,14 @@
+"""The tournaments app's periodic tasks (Celery beat, settings.CELERY_BEAT_SCHEDULE)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from tournaments.services.actor import Actor
+from tournaments.services.idempotency import idempotency_sweep
+
+
+@shared_task
+def idempotency_sweep_task() -> int:
+    """Delete the idempotency keys older than 7 days (docs/offline.md)."""
+    return idempotency_sweep(by=Actor.command())
