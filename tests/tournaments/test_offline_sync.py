@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rest_framework.test import APIClient
 
 from games.pentagame.playout import random_game
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
@@ -319,6 +320,29 @@ def test_a_held_entry_set_aside_leaves_the_result_and_stops_showing(director, or
     assert held.state == State.HELD and held.decided_by_user == organiser
     # Set aside once: a second click (another device) is told it is no longer open.
     assert director.post(aside, HTTP_HX_REQUEST="true").status_code == 409
+
+
+def test_the_api_sets_a_held_entry_aside_as_the_results_screen_does(director, organiser):
+    round_, game, _seats = two_player_round(organiser)
+    typed_against = game.version
+    game_record_out(game=game, out=[3, 1], by=Actor.director(organiser))
+    director.post(save_url(game), {"out": "1 3", "version": typed_against}, **queued(), **JSON)
+    held = ResultSubmission.objects.get(game=game, state=State.HELD)
+    api = APIClient()
+    api.force_authenticate(organiser)
+    url = f"/api/v1/tournaments/{round_.tournament.slug}/submissions/{held.pk}/set-aside/"
+    answer = api.post(url)
+    assert answer.status_code == 200 and answer.json()["id"] == game.pk
+    game.refresh_from_db()
+    assert game.out_list(2) == [3, 1]
+    held.refresh_from_db()
+    assert held.decided_by_user == organiser
+    again = api.post(url)
+    assert again.status_code == 409 and again.json()["error"]["field"] == "game"
+    # Another tournament's organiser finds no such entry in her own.
+    stranger = APIClient()
+    stranger.force_authenticate(UserFactory(username="stranger"))
+    assert stranger.post(url).status_code in (403, 404)
 
 
 def test_without_the_queued_header_a_stale_version_is_still_a_409(director, organiser):

@@ -893,6 +893,22 @@ class SubmissionViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         )
         return Response(s.GameSerializer(game).data)
 
+    @extend_schema(
+        request=None,
+        responses={
+            200: s.GameSerializer,
+            409: OpenApiResponse(description="the entry is no longer held for the organiser"),
+        },
+    )
+    @action(detail=True, methods=["post"], url_path="set-aside")
+    def set_aside(self, request: Request, slug: str, pk: str) -> Response:
+        """An entry held from a device's offline queue (docs/offline.md) is set aside:
+        the game's result stays as it is, the entry stays in its trail, decided."""
+        game = result_services.result_held_set_aside(
+            submission=self.get_object(), by=Actor.director(request.user)
+        )
+        return Response(s.GameSerializer(game).data)
+
 
 class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
     """A game and its result. PUT/PATCH records a result: pieces out, a move record

@@ -453,30 +453,43 @@ def _write_now(*, game: Game, version: int | None, by: Actor, result: _Result) -
             _report(locked, submissions, by, result)
             decider_sync(game=locked, by=by)
             return locked
-        seats = len(result.out)
-        before = _game_snapshot(locked, seats) if _has_result(locked) else None
-        # A director's entry is final: every other submission stops counting.
-        _discard(submissions, by)
-        entry = ResultSubmission.objects.create(
-            game=locked,
-            by_user=by.user,
-            state=State.ENTERED,
-            status=result.status,
-            out=result.out,
-            moves=result.moves,
-            colours_out=result.colours_out,
-            setup=result.setup,
-        )
-        _materialise(locked, [*submissions, entry])
-        _after_director_change(
-            game=locked,
-            before=before,
-            by=by,
-            action="edit result" if before else "enter result",
-            seats=seats,
-        )
-        decider_sync(game=locked, by=by)
+        _enter_final(locked, submissions, by, result, seats=len(result.out))
     return locked
+
+
+def _enter_final(
+    locked: Game,
+    submissions: list[ResultSubmission],
+    by: Actor,
+    source: _Result | ResultSubmission,
+    *,
+    seats: int,
+    action: str = "",
+) -> None:
+    """A director's entry of ``source``'s result (typed, or a held entry accepted): final
+    at once, every other submission stops counting; audited, the decider kept in step."""
+    before = _game_snapshot(locked, seats) if _has_result(locked) else None
+    _discard(submissions, by)
+    entry = ResultSubmission.objects.create(
+        game=locked,
+        by_user=by.user,
+        state=State.ENTERED,
+        status=source.status,
+        out=source.out,
+        moves=source.moves,
+        colours_out=source.colours_out,
+        setup=source.setup,
+    )
+    _materialise(locked, [*submissions, entry])
+    _after_director_change(
+        game=locked,
+        before=before,
+        by=by,
+        action=action or ("edit result" if before else "enter result"),
+        seats=seats,
+        always=bool(action),
+    )
+    decider_sync(game=locked, by=by)
 
 
 def _report(game: Game, submissions: list[ResultSubmission], by: Actor, result: _Result) -> None:
@@ -734,27 +747,10 @@ def _accept_held(
 ) -> Game:
     """A held entry accepted: the director's entry of its result (final, as any of hers),
     the held row marked decided and kept in the trail as it was sent."""
-    seats = _seats(locked)
-    before = _game_snapshot(locked, seats) if _has_result(locked) else None
-    _discard(submissions, by)
-    entry = ResultSubmission.objects.create(
-        game=locked,
-        by_user=by.user,
-        state=State.ENTERED,
-        status=held.status,
-        out=held.out,
-        moves=held.moves,
-        colours_out=held.colours_out,
-        setup=held.setup,
-    )
     held.decided_by_user = by.user
     held.decided_at = timezone.now()
     held.save(update_fields=["decided_by_user", "decided_at"])
-    _materialise(locked, [*submissions, entry])
-    _after_director_change(
-        game=locked, before=before, by=by, action="accept result", seats=seats, always=True
-    )
-    decider_sync(game=locked, by=by)
+    _enter_final(locked, submissions, by, held, seats=_seats(locked), action="accept result")
     return locked
 
 

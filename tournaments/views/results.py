@@ -33,7 +33,7 @@ from ..selectors.live import attach_live
 from ..selectors.rounds import round_progress, round_progress_counted, round_tables, round_trails
 from ..services.errors import ConflictError, ServiceError
 from ..services.plies import ply_conflicts_clear
-from ..services.result_path import Outcome, game_confirm_sync, game_result_record, game_result_sync
+from ..services.result_path import Outcome, game_confirm_sync, game_result_sync
 from ..services.results import Actor, game_confirm, result_accept, result_held_set_aside
 from ..templatetags.organiser_rows import Refusal, result_match_rows, result_row
 from .common import (
@@ -62,7 +62,8 @@ def _results_post(request: HttpRequest, game: Game, by: Actor) -> bool:
         messages.error(request, f"{label}: {problems}")
         return False
     try:
-        game_result_record(
+        # The one result path as every client takes it (sent as typed: refusals raise).
+        game_result_sync(
             game=game, entry=form.entry(positions), version=form.cleaned_data["version"], by=by
         )
     except ServiceError as exc:

@@ -403,6 +403,21 @@ function startRecord() {
 
   // The plies (and undos) of this game still in the queue, oldest first.
   const group = `game-${data.game}`;
+  // Every save of this board (a ply, an undo, the whole record) goes through the
+  // device's queue: kept until the server has answered (agon/offline_queue.js).
+  function queueSave(body, kind, label) {
+    return enqueue({
+      url: data.save_url,
+      body: JSON.stringify(body),
+      type: "application/json",
+      headers: { "X-CSRFToken": csrf },
+      group,
+      scope: group,
+      kind,
+      label,
+      ...(body.key ? { key: body.key } : {}),
+    });
+  }
   async function queued() {
     return (await list(group)).filter((item) => item.state === "waiting" && item.kind === "ply");
   }
@@ -446,17 +461,7 @@ function startRecord() {
     pick = null;
     showError(pos.ok ? "" : fill(words.illegal_ply, pos.error));
     render();
-    await enqueue({
-      url: data.save_url,
-      body: JSON.stringify(body),
-      type: "application/json",
-      headers: { "X-CSRFToken": csrf },
-      group,
-      scope: group,
-      kind: "ply",
-      label,
-      ...(body.key ? { key: body.key } : {}),
-    });
+    await queueSave(body, "ply", label);
   }
 
   // What the server said of each ply sent: once nothing of this game waits, the page
@@ -620,16 +625,7 @@ function startRecord() {
     saved.textContent = words.saving;
     showError("");
     // Through the queue like a ply: kept on this device until the server has answered.
-    await enqueue({
-      url: data.save_url,
-      body: JSON.stringify(body),
-      type: "application/json",
-      headers: { "X-CSRFToken": csrf },
-      group,
-      scope: group,
-      kind: "record",
-      label: document.getElementById("pg-title").textContent,
-    });
+    await queueSave(body, "record", document.getElementById("pg-title").textContent);
   });
 
   function savedRecord(item, answer) {

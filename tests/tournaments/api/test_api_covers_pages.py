@@ -72,14 +72,16 @@ PAGE_ACTIONS: dict[str, set[str]] = {
     "round-unpublish": {"rounds.round_unpublish"},
     "round-edit": {"pairing_edit.round_seats_rearrange", "pairing_edit.round_table_split"},
     "round-edit-check": {"pairing_edit.round_edit_preview"},
-    "round-results": {"result_path.game_result_record"},
-    "round-result-save": {"result_path.game_result_record"},
+    "round-results": {"result_path.game_result_sync"},
+    # A row's save may come from the device's offline queue: it says what became of it.
+    "round-result-save": {"result_path.game_result_sync"},
     "round-result-accept": {"results.result_accept"},
+    "round-result-set-aside": {"results.result_held_set_aside"},
     "round-result-clear-flag": {"plies.ply_conflicts_clear"},
     "submission-accept": {"results.result_accept"},
     "evening-close": {"evenings.evening_close"},
     "evening-reopen": {"evenings.evening_reopen"},
-    "record": {"result_path.game_result_record"},
+    "record": {"result_path.game_result_sync"},
 }
 # POST routes that are no organiser action, and why.
 NOT_ORGANISER = {
@@ -318,6 +320,9 @@ def test_the_api_operations_of_the_page_actions():
             "pairing_edit.round_seats_rearrange"
         },
         ("POST", "/api/v1/tournaments/{slug}/submissions/{id}/accept/"): {"results.result_accept"},
+        ("POST", "/api/v1/tournaments/{slug}/submissions/{id}/set-aside/"): {
+            "results.result_held_set_aside"
+        },
         ("POST", "/api/v1/clubs/{slug}/import/"): {"transfer.tournament_import_document"},
     }
     for operation, services in expected.items():
