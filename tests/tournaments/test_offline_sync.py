@@ -485,6 +485,55 @@ def test_a_first_queued_ply_is_never_before_its_round_went_out(client):
     assert Ply.objects.get(game=game, number=1).at == published
 
 
+def _ply_after(client, game: Game, seat: Seat, number: int, move: str, **headers: Any):
+    return client.post(
+        ply_url(seat, game),
+        json.dumps({"ply": number, "move": move, "key": f"late{number}"}),
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=key(),
+        **headers,
+    )
+
+
+def test_a_queued_ply_after_the_game_was_decided_is_kept_as_the_tables_flag(
+    client, director, organiser
+):
+    round_, game, seats = two_player_round(organiser)
+    move = random_game(2, seed=4, max_plies=1)[0]
+    seat = seats[game.moving_order(2)[0]]
+    # Meanwhile the organiser entered the result from the score sheet.
+    game_record_out(game=game, out=[3, 1], by=Actor.director(organiser))
+    answer = _ply_after(Client(), game, seat, 1, move, **queued())
+    assert answer.status_code == 202
+    assert answer.json()["outcome"] == "conflict"
+    assert "the ply is kept for the organiser" in answer.json()["detail"]
+    # Sent again under another key: still one flag.
+    assert _ply_after(Client(), game, seat, 1, move, **queued()).status_code == 202
+    (flag,) = PlyConflict.objects.filter(game=game)
+    assert (flag.number, flag.move, flag.recorded, flag.by_position) == (1, move, "", seat.position)
+    game.refresh_from_db()
+    assert game.out_list(2) == [3, 1] and not game.moves
+    page = director.get(screen_url(round_)).content.decode()
+    assert f"sent {move} for ply 1 after the game was decided" in page
+    # Sent as it was made (no queue), the same ply is refused as before.
+    refused = _ply_after(Client(), game, seat, 2, move)
+    assert refused.status_code == 409 and refused.json()["error"]["field"] == "game"
+    assert PlyConflict.objects.filter(game=game).count() == 1
+
+
+def test_a_queued_ply_after_its_round_closed_is_kept_as_the_tables_flag(client):
+    round_, game, seats = two_player_round()
+    moves = random_game(2, seed=6, max_plies=2)
+    order = game.moving_order(2)
+    first = _ply_after(Client(), game, seats[order[0]], 1, moves[0])
+    assert first.status_code == 200
+    round_close(round=round_, by=COMMAND, force=True)
+    answer = _ply_after(Client(), game, seats[order[1]], 2, moves[1], **queued())
+    assert answer.status_code == 202 and answer.json()["outcome"] == "conflict"
+    (flag,) = PlyConflict.objects.filter(game=game)
+    assert (flag.number, flag.move) == (2, moves[1])
+
+
 def test_a_queued_illegal_ply_is_still_a_400_in_the_one_error_shape(client):
     _round, game, seats = two_player_round()
     answer = client.post(

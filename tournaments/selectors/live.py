@@ -144,9 +144,18 @@ def live_states(*, games: QuerySet[Game]) -> dict[int, dict[str, Any]]:
 
 
 def attach_live(tables: list[TableRow]) -> None:
-    """Put the live state on each game of the rows that is being played (or flagged):
-    four queries for the round, none when no game is in progress."""
-    games = {g.id: g for t in tables for g in t.games if g.in_progress}
+    """Put the live state on each game of the rows that is being played or flagged (a
+    ply that came after its game was decided, docs/offline.md): one query for the
+    flags, and four more for the round when a game is in progress or flagged."""
+    ids = [g.id for t in tables for g in t.games]
+    flagged = set(
+        PlyConflict.objects.filter(game_id__in=ids, cleared_at__isnull=True).values_list(
+            "game_id", flat=True
+        )
+        if ids
+        else ()
+    )
+    games = {g.id: g for t in tables for g in t.games if g.in_progress or g.id in flagged}
     states = live_states(games=Game.objects.filter(pk__in=games)) if games else {}
     for game_id, state in states.items():
         games[game_id].live = state

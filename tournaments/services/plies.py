@@ -118,6 +118,30 @@ def _ply_time(game: Game, plies: dict[int, Ply], typed_at: datetime | None) -> d
     return min(typed_at, now)
 
 
+def _keep_late(game: Game, number: int, move: str, by: Actor) -> PlyConflict:
+    """A ply that came after its game was decided: the table's flag, as a different ply
+    would be, with what the record holds at that number (empty beyond its end)."""
+    locked = lock_game(game)
+    position = by.seat.position if by.seat is not None else None
+    kept = PlyConflict.objects.filter(
+        game=locked, number=number, move=move, by_position=position, cleared_at__isnull=True
+    ).first()
+    if kept is not None:
+        return kept  # sent again: one flag
+    record = list(locked.moves)
+    conflict = PlyConflict.objects.create(
+        game=locked,
+        number=number,
+        move=move,
+        by_position=position,
+        recorded=record[number - 1] if 1 <= number <= len(record) else "",
+        at=timezone.now(),
+    )
+    Game.objects.filter(pk=locked.pk).update(version=F("version") + 1)
+    game_changed_on_commit(locked.pk)
+    return conflict
+
+
 def game_ply_record(
     *,
     game: Game,
@@ -140,54 +164,66 @@ def game_ply_record(
     if not move or len(move) > 64:
         raise ServiceError(_("say which move was made"), field="move")
     conflict: PlyConflict | None = None
-    with transaction.atomic():
-        locked = _locked(game, by)
-        record = _record(locked)
-        plies = _plies(locked, record)
-        if any(p.key == key for p in plies.values()):
-            return locked  # a retry of a ply already stored
-        if 1 <= number <= len(record):
-            if record[number - 1] == move:
-                return locked  # another device sent the same ply: one record
-            earlier = plies.get(number)
-            conflict = PlyConflict.objects.create(
-                game=locked,
-                number=number,
-                move=move,
-                by_position=by.seat.position if by.seat is not None else None,
-                recorded=record[number - 1],
-                recorded_by_position=earlier.by_position if earlier is not None else None,
-                at=timezone.now(),
-            )
-            # The flag shows on the results screen and the live pages at once.
-            Game.objects.filter(pk=locked.pk).update(version=F("version") + 1)
-            game_changed_on_commit(locked.pk)
-        elif number != len(record) + 1:
-            raise ConflictError(
-                _("the record has %(plies)s plies, so the next is ply %(next)s, not %(number)s")
-                % {"plies": len(record), "next": len(record) + 1, "number": number},
-                field="ply",
-            )
-        else:
-            # A lost turn counts from the moment it was lost: the timer was turned on
-            # the next seat then, not when a device said so.
-            at = (
-                _check_timeout(locked, plies, record)
-                if timeout
-                else _ply_time(locked, plies, typed_at)
-            )
-            saved = game_record_moves(game=locked, moves=[*record, move], by=by)
-            Ply.objects.create(
-                game=locked,
-                number=number,
-                move=move,
-                key=key,
-                by_position=by.seat.position if by.seat is not None else None,
-                by_user=by.user,
-                at=at,
-                timed_out=timeout,
-            )
-            return saved
+    try:
+        with transaction.atomic():
+            locked = _locked(game, by)
+            record = _record(locked)
+            plies = _plies(locked, record)
+            if any(p.key == key for p in plies.values()):
+                return locked  # a retry of a ply already stored
+            if 1 <= number <= len(record):
+                if record[number - 1] == move:
+                    return locked  # another device sent the same ply: one record
+                earlier = plies.get(number)
+                conflict = PlyConflict.objects.create(
+                    game=locked,
+                    number=number,
+                    move=move,
+                    by_position=by.seat.position if by.seat is not None else None,
+                    recorded=record[number - 1],
+                    recorded_by_position=earlier.by_position if earlier is not None else None,
+                    at=timezone.now(),
+                )
+                # The flag shows on the results screen and the live pages at once.
+                Game.objects.filter(pk=locked.pk).update(version=F("version") + 1)
+                game_changed_on_commit(locked.pk)
+            elif number != len(record) + 1:
+                raise ConflictError(
+                    _("the record has %(plies)s plies, so the next is ply %(next)s, not %(number)s")
+                    % {"plies": len(record), "next": len(record) + 1, "number": number},
+                    field="ply",
+                )
+            else:
+                # A lost turn counts from the moment it was lost: the timer was turned on
+                # the next seat then, not when a device said so.
+                at = (
+                    _check_timeout(locked, plies, record)
+                    if timeout
+                    else _ply_time(locked, plies, typed_at)
+                )
+                saved = game_record_moves(game=locked, moves=[*record, move], by=by)
+                Ply.objects.create(
+                    game=locked,
+                    number=number,
+                    move=move,
+                    key=key,
+                    by_position=by.seat.position if by.seat is not None else None,
+                    by_user=by.user,
+                    at=at,
+                    timed_out=timeout,
+                )
+                return saved
+    except ServiceError as refused:
+        # Typed without signal before the game got its result or its round closed:
+        # never lost, the table is flagged for the organiser (docs/offline.md).
+        if typed_at is None or refused.field not in ("game", "round"):
+            raise
+        with transaction.atomic():
+            _keep_late(game, number, move, by)
+        raise PlyConflictError(
+            _("%(reason)s; the ply is kept for the organiser") % {"reason": refused.message},
+            field="ply",
+        ) from None
     assert conflict is not None
     raise PlyConflictError(
         _("%(who)s recorded %(move)s at ply %(number)s; reload to follow the game")

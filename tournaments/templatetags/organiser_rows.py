@@ -59,6 +59,31 @@ def in_progress_text(plies: int) -> str:
     return _("in progress, ply %(ply)s") % {"ply": plies}
 
 
+def flags_html(live: Mapping[str, Any], clear: str) -> str:
+    """The plies another device sent that were refused (a table's flag), with the
+    organiser's button that clears it; empty when there are none."""
+    flagged = "".join(
+        '<div class="flag" role="note">'
+        + escape(
+            (
+                _("Flagged: %(who)s sent %(move)s for ply %(ply)s, but the record has %(recorded)s")
+                if c["recorded"]
+                # A ply typed without signal that came after the game was decided.
+                else _("Flagged: %(who)s sent %(move)s for ply %(ply)s after the game was decided")
+            )
+            % {
+                "who": _("seat %(seat)s") % {"seat": c["by"]} if c["by"] else _("a director"),
+                "move": c["move"],
+                "ply": c["ply"],
+                "recorded": c["recorded"],
+            }
+        )
+        + "</div>"
+        for c in live["flagged"]
+    )
+    return flagged + clear if flagged else ""
+
+
 def live_html(game: Any, seats: Iterable[Any], *, flags: bool = False, clear: str = "") -> str:
     """A game being played as the pages show it: ply, whose move it is, a small live
     board (drawn by agon/live_tables.js from the state it carries, and again from each
@@ -77,24 +102,7 @@ def live_html(game: Any, seats: Iterable[Any], *, flags: bool = False, clear: st
             f' · <span class="clock" data-clock-deadline="{escape(live["clock"]["deadline"])}">'
             "</span>"
         )
-    flagged = ""
-    if flags:
-        flagged = "".join(
-            '<div class="flag" role="note">'
-            + escape(
-                _("Flagged: %(who)s sent %(move)s for ply %(ply)s, but the record has %(recorded)s")
-                % {
-                    "who": _("seat %(seat)s") % {"seat": c["by"]} if c["by"] else _("a director"),
-                    "move": c["move"],
-                    "ply": c["ply"],
-                    "recorded": c["recorded"],
-                }
-            )
-            + "</div>"
-            for c in live["flagged"]
-        )
-        if flagged:
-            flagged += clear
+    flagged = flags_html(live, clear) if flags else ""
     state = escape(json.dumps(live, separators=(",", ":")))
     return (
         f'<span class="live-game" data-live-game="{game.id}" data-live-state="{state}">'
@@ -539,6 +547,11 @@ class ResultRows:
         comma_names = escape(", ".join(s.name for s in seats))
         entry = escape(typed.get("out", game.entry_text))
         placeholder = "3 1 0" if n == 3 else "3 1"
+        clear = self.clear_url(gid)
+        clear_form = (
+            f'<form method="post" action="{clear}" hx-post="{clear}" class="inline">'
+            f'{csrf}<button type="submit">{t["clear_flag"]}</button></form>'
+        )
         if game.counted:
             out = ":".join("" if o is None else str(o) for o in game.out)
             state = f'<span class="ok">{out}'
@@ -548,16 +561,12 @@ class ResultRows:
         elif game.played:
             state = f'<span class="muted">{t["awaiting"]}</span>'
         elif game.in_progress:
-            clear = self.clear_url(gid)
-            state = live_html(
-                game,
-                seats,
-                flags=True,
-                clear=f'<form method="post" action="{clear}" hx-post="{clear}" class="inline">'
-                f'{csrf}<button type="submit">{t["clear_flag"]}</button></form>',
-            )
+            state = live_html(game, seats, flags=True, clear=clear_form)
         else:
             state = '<span class="muted">—</span>'
+        if not game.in_progress and game.live is not None:
+            # Plies that arrived after the game was decided (docs/offline.md).
+            state += flags_html(game.live, clear_form)
         reports = []
         for report in game.open_reports:
             who = report.by_seat.entry.player.name
