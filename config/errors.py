@@ -90,9 +90,9 @@ def reason(exception: BaseException | None, status: int) -> str:
     return str(GENERIC[status])
 
 
-def refusal(request: HttpRequest, status: int, why: str) -> HttpResponse:
+def refusal(request: HttpRequest, status: int, why: str, code: str | None = None) -> HttpResponse:
     if wants_json(request):
-        return error_response(why, status=status)
+        return error_response(why, status=status, code=code)
     context = {"status": status, "reason": why}
     try:
         body = loader.render_to_string(f"{status}.html", context, request)
@@ -125,4 +125,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
             "This form has expired or did not come from this site. Reload the page and "
             "send it again."
         ),
+        # A page's offline queue keeps such an entry and sends it again with the token
+        # of the page opened next (agon/offline_queue.js): the entry is not refused.
+        code="csrf",
     )

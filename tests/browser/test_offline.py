@@ -208,7 +208,7 @@ def progress(browser: Any) -> str:
 
 
 def test_results_typed_offline_wait_apart_hold_the_way_on_and_are_all_saved_later(
-    browser, wait, login, live_server, no_signal, results_round
+    browser, wait, login, live_server, no_signal, results_round, artefacts
 ):
     director = UserFactory()
     results_round.tournament.directors.add(director)
@@ -233,6 +233,7 @@ def test_results_typed_offline_wait_apart_hold_the_way_on_and_are_all_saved_late
     assert len(browser.find_elements(By.CSS_SELECTOR, "tr.result-row.is-waiting")) == 5
     assert "waiting" in browser.find_element(By.ID, f"game-{games[0].pk}").text
     wait(lambda b: progress(b) == f"{total - 5} of {total} games in, 5 waiting")
+    browser.save_screenshot(str(artefacts / "offline-results-waiting.png"))
     # Reloaded without signal: the worker's copy, the typed results still waiting.
     browser.refresh()
     wait(lambda b: progress(b) == f"{total - 5} of {total} games in, 5 waiting")
@@ -261,9 +262,15 @@ def test_results_typed_offline_wait_apart_hold_the_way_on_and_are_all_saved_late
         game.refresh_from_db()
         assert game.confirmed and game.out_list(2) == [3, 1]
         assert ResultSubmission.objects.filter(game=game).count() == 1
-    assert not browser.find_elements(By.CSS_SELECTOR, "tr.result-row.is-waiting")
-    close = browser.find_element(By.CSS_SELECTOR, "#round-progress .way-on button")
-    assert close.is_enabled()
+    # Nothing waits: the screen reloads to show what is stored (agon/offline.js), so the
+    # rows and the way on are read in one script call, from whichever page is there.
+    wait(
+        lambda b: b.execute_script(
+            "return !document.querySelector('tr.result-row.is-waiting') && document"
+            ".querySelector('#round-progress .way-on button')?.disabled === false"
+        ),
+        15,
+    )
 
     # A closed round: a correction typed offline holds back pairing the next round.
     round_close(round=results_round, by=COMMAND)
@@ -287,7 +294,7 @@ def test_results_typed_offline_wait_apart_hold_the_way_on_and_are_all_saved_late
 
 
 def test_a_result_typed_offline_that_meets_another_becomes_a_dispute_shown_in_its_row(
-    browser, wait, login, live_server, no_signal, results_round
+    browser, wait, login, live_server, no_signal, results_round, artefacts
 ):
     """Needs the server side of issue 25 (queued conflicts become disputes)."""
     director = UserFactory()
@@ -317,3 +324,135 @@ def test_a_result_typed_offline_that_meets_another_becomes_a_dispute_shown_in_it
     assert "is-waiting" not in browser.find_element(By.ID, f"game-{game.pk}").get_attribute("class")
     game.refresh_from_db()
     assert game.out_list(2) == [1, 3]  # never silently overwritten
+    browser.save_screenshot(str(artefacts / "offline-results-dispute.png"))
+
+
+def session_of(browser: Any, user: Any) -> None:
+    """Sign `user` in on this device without a request (the signal may be cut): her
+    session cookie replaces every cookie, the CSRF token's too."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    browser.delete_all_cookies()
+    browser.add_cookie(
+        {
+            "name": settings.SESSION_COOKIE_NAME,
+            "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+            "path": "/",
+        }
+    )
+
+
+def test_on_a_shared_device_a_players_entry_goes_with_the_new_session_and_an_organisers_waits_for_her(
+    browser, wait, login, live_server, no_signal, two_player_round
+):
+    first, second = Game.objects.filter(table__round=two_player_round).order_by("number")[:2]
+    seat = second.table.seats.get(position=1)
+    report_url = f"{live_server.url}/report/{seat.report_token}/"
+    organiser, other = UserFactory(), UserFactory()
+    two_player_round.tournament.directors.add(organiser, other)
+    url = results_url(live_server, two_player_round)
+    login(organiser)
+    browser.get(url)
+    kept_by_the_worker(browser, wait, url)
+    browser.get(report_url)
+    kept_by_the_worker(browser, wait, report_url)
+
+    # Without signal: the organiser types game 1 on her screen, a player reports game 2
+    # by her link on the same device.
+    no_signal.cut()
+    browser.get(url)
+    type_result(browser, first, "3 1")
+    wait(lambda b: status_line(b) == "Offline — 1 result waiting to be sent")
+    browser.get(report_url)
+    form = browser.find_element(By.ID, f"game-{second.pk}")
+    form.find_element(By.ID, f"out-{second.pk}-1").send_keys("3")
+    form.find_element(By.ID, f"out-{second.pk}-2").send_keys("1")
+    form.find_element(By.TAG_NAME, "button").click()
+    wait(lambda b: status_line(b) == "Offline — 1 result waiting to be sent")
+
+    # Another organiser signs in on the device before the signal returns: the old
+    # session and its CSRF token are gone.
+    session_of(browser, other)
+    no_signal.restore()
+    browser.get(url)
+    # The player's report goes with the new page's token; the first organiser's entry
+    # is not sent in another's name: it waits, and says so.
+    wait(lambda b: ResultSubmission.objects.filter(game=second, by_seat=seat).exists(), 30)
+    wait(lambda b: status_line(b) == "1 result waiting to be sent", 15)
+    first.refresh_from_db()
+    assert first.status == Game.Status.PENDING
+    assert not ResultSubmission.objects.filter(game=first).exists()
+
+    # She signs in again: her entry goes, as hers.
+    session_of(browser, organiser)
+    browser.get(url)
+    wait(lambda b: ResultSubmission.objects.filter(game=first).exists(), 30)
+    entered = ResultSubmission.objects.get(game=first)
+    assert (entered.state, entered.by_user) == (ResultSubmission.State.ENTERED, organiser)
+    first.refresh_from_db()
+    assert first.out_list(2) == [3, 1]
+    wait(lambda b: status_line(b) == "", 15)
+
+
+OFFLINE_WORDS = {
+    "en": {
+        "plies": "Offline — 2 plies waiting to be sent",
+        "report": "Offline — 1 result waiting to be sent",
+        "row": "waiting to be sent",
+    },
+    "de": {
+        "plies": "Offline — 2 Halbzüge warten auf das Senden",
+        "report": "Offline — 1 Ergebnis wartet auf das Senden",
+        "row": "wartet auf das Senden",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_phone_without_signal_says_what_waits_in_the_readers_language(
+    browser, wait, live_server, no_signal, two_player_round, artefacts, language
+):
+    from django.conf import settings
+
+    words = OFFLINE_WORDS[language]
+    board_game, reported_game = Game.objects.filter(table__round=two_player_round).order_by(
+        "number"
+    )[:2]
+    token = board_game.table.seats.get(position=1).report_token
+    report_url = f"{live_server.url}/report/{token}/"
+    board_url = f"{live_server.url}/games/{board_game.pk}/record/{token}/"
+    browser.set_window_size(390, 844)
+    browser.get(f"{live_server.url}/healthz")
+    browser.add_cookie({"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "path": "/"})
+    browser.get(report_url)
+    kept_by_the_worker(browser, wait, report_url)
+    browser.get(board_url)
+    kept_by_the_worker(browser, wait, board_url)
+
+    no_signal.cut()
+    for text in simple_game(2):
+        tap_move(browser, wait, text)
+    wait(lambda b: status_line(b) == words["plies"])
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+    browser.save_screenshot(str(artefacts / f"offline-board-{language}-390.png"))
+
+    browser.get(report_url)
+    form = browser.find_element(By.ID, f"game-{reported_game.pk}")
+    form.find_element(By.ID, f"out-{reported_game.pk}-1").send_keys("3")
+    form.find_element(By.ID, f"out-{reported_game.pk}-2").send_keys("1")
+    form.find_element(By.TAG_NAME, "button").click()
+    wait(lambda b: status_line(b) == words["report"])
+    assert words["row"] in browser.find_element(By.ID, f"game-{reported_game.pk}").text
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+    browser.save_screenshot(str(artefacts / f"offline-report-{language}-390.png"))
+
+    no_signal.restore()
+    wait(lambda b: ResultSubmission.objects.filter(game=reported_game).exists(), 30)
+    wait(lambda b: Ply.objects.filter(game=board_game).count() == 2, 30)
+    # The page reloads once nothing waits; the report's outcome is listed in the
+    # reader's language too.
+    wait(lambda b: "offline-status" in b.page_source and not status_line(b).startswith("Offline"))
+    browser.save_screenshot(str(artefacts / f"offline-report-sent-{language}-390.png"))

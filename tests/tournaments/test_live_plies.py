@@ -258,3 +258,34 @@ def test_the_ply_that_ended_the_game_is_taken_back_by_its_seat_until_an_opponent
     game_result_record(game=game, entry=undo, by=COMMAND)
     game.refresh_from_db()
     assert game.status == Game.Status.IN_PROGRESS and game.moves == RECORD[:-1]
+
+
+def test_a_players_link_keeps_the_report_form_for_a_game_she_is_recording_on_the_board(client):
+    """A few plies recorded on the board are a game in progress, not her report: her
+    link still offers the form (and the board), never "your report: 0:0 — awaiting
+    confirmation"."""
+    game, seats = three_player_game()
+    first = mover(game, seats, 1)
+    send(game, first, 1, RECORD[0])
+    assert first.seat is not None
+    page = client.get(reverse("seat-report", args=[first.seat.report_token])).content.decode()
+    form = page.split(f'id="game-{game.pk}"', 1)[1].split("</form>", 1)[0]
+    assert "your report:" not in form
+    assert 'name="out_1"' in form and "1 ply recorded" in form
+    # And the form takes her report: the score sheet's pieces out end the game.
+    game.refresh_from_db()
+    answer = client.post(
+        reverse("seat-report", args=[first.seat.report_token]),
+        {
+            "game": game.pk,
+            "version": game.version,
+            "out_1": 3,
+            "out_2": 1,
+            "out_3": 0,
+            "finished": "1",
+        },
+        follow=True,
+    )
+    assert "result reported; an opponent must confirm it" in answer.content.decode()
+    game.refresh_from_db()
+    assert game.out_list(3) == [3, 1, 0] and game.status == Game.Status.FINISHED

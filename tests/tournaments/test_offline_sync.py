@@ -32,13 +32,14 @@ from tournaments.models import (
     Round,
     Seat,
 )
+from tournaments.services.errors import ServiceError
 from tournaments.services.result_path import (
     PlyEntry,
     ResultEntry,
     game_result_record,
     game_result_sync,
 )
-from tournaments.services.results import Actor, game_record_out
+from tournaments.services.results import Actor, game_record_out, result_held_set_aside
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.tasks import idempotency_sweep_task
 
@@ -225,6 +226,64 @@ def test_keys_older_than_seven_days_are_swept_and_such_a_key_is_claimed_afresh(c
     assert again.status_code == 409 and not again.has_header("Idempotency-Replayed")
 
 
+def test_an_item_sent_again_after_its_key_was_swept_is_stored_once(client, director, organiser):
+    """A queue item can outlive its key (a phone off for a week): sent again, the entry
+    itself says it was in already, so it is neither stored twice nor kept twice."""
+    round_, game, seats = two_player_round(organiser)
+    second = Game.objects.get(table=game.table, number=2)
+    move = random_game(2, seed=3, max_plies=1)[0]
+    ply = json.dumps({"ply": 1, "move": move, "key": "p1"})
+    keys = [key(), key()]
+
+    def send_ply() -> Any:
+        return client.post(
+            ply_url(seats[1], game),
+            ply,
+            content_type="application/json",
+            HTTP_IDEMPOTENCY_KEY=keys[0],
+            **queued(10),
+        )
+
+    def send_report() -> Any:
+        return client.post(
+            report_url(seats[1]), report, HTTP_IDEMPOTENCY_KEY=keys[1], **queued(9), **JSON
+        )
+
+    def send_all() -> list[Any]:
+        return [send_ply(), send_report()]
+
+    assert send_ply().status_code == 200
+    report = {"game": second.pk, "out": "3 1", "version": second.version}
+    assert send_report().json()["outcome"] == "saved"
+    IdempotencyKey.objects.update(created_at=timezone.now() - timedelta(days=8))
+    assert idempotency_sweep_task() == 2
+    again = send_all()
+    assert [answer.status_code for answer in again] == [200, 200]
+    assert not any(answer.has_header("Idempotency-Replayed") for answer in again)
+    assert again[1].json()["outcome"] == "duplicate"
+    game.refresh_from_db()
+    assert game.moves == [move] and Ply.objects.filter(game=game).count() == 1
+    assert list(ResultSubmission.objects.filter(game=second).values_list("state", flat=True)) == [
+        State.REPORTED
+    ]
+    assert not PlyConflict.objects.filter(game__table=game.table).exists()
+
+
+def test_the_last_ply_of_a_decided_game_sent_again_is_in_already_not_a_flag(client, organiser):
+    _round, game, seats = two_player_round(organiser)
+    moves = random_game(2, seed=3, max_plies=3000)
+    game_result_record(game=game, entry=ResultEntry(moves=moves), by=Actor.director(organiser))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.moves == moves
+    answer = _ply_after(client, game, seats[1], len(moves), moves[-1], **queued())
+    assert answer.status_code == 200
+    assert not PlyConflict.objects.filter(game=game).exists()
+    # A different last ply is still the table's flag: the record does not hold it.
+    other = _ply_after(client, game, seats[1], len(moves) + 1, moves[-1], **queued())
+    assert other.status_code == 202
+    assert PlyConflict.objects.filter(game=game).count() == 1
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_copies_of_one_item_sent_at_once_write_once():
     _round, game, seats = two_player_round()
@@ -291,6 +350,30 @@ def test_a_queued_result_typed_against_a_stale_version_becomes_a_dispute_on_the_
     game.refresh_from_db()
     assert game.out_list(2) == [1, 3] and game.counts
     assert "Kept for you" not in director.get(screen_url(round_)).content.decode()
+
+
+def test_a_held_entry_keeps_its_round_open_until_the_organiser_decides(director, organiser):
+    round_, game, _seats = two_player_round(organiser)
+    typed_against = game.version
+    by = Actor.director(organiser)
+    for other in Game.objects.filter(table__round=round_):
+        game_record_out(game=other, out=[3, 1], by=by)
+    data = {"out": "1 3", "version": typed_against}
+    assert (
+        director.post(
+            save_url(game), data, HTTP_IDEMPOTENCY_KEY=key(), **queued(), **JSON
+        ).status_code
+        == 202
+    )
+    with pytest.raises(ServiceError) as refused:
+        round_close(round=round_, by=by)
+    assert refused.value.field == "round"
+    assert "wait for your decision at table(s) 1" in refused.value.message
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.PUBLISHED
+    held = ResultSubmission.objects.get(game=game, state=State.HELD)
+    result_held_set_aside(submission=held, by=by)
+    assert round_close(round=round_, by=by).status == Round.Status.CLOSED
 
 
 def test_a_kept_entry_sent_again_under_a_new_key_is_kept_once(director, organiser):

@@ -118,10 +118,14 @@ def _ply_time(game: Game, plies: dict[int, Ply], typed_at: datetime | None) -> d
     return min(typed_at, now)
 
 
-def _keep_late(game: Game, number: int, move: str, by: Actor) -> PlyConflict:
+def _keep_late(game: Game, number: int, move: str, by: Actor) -> PlyConflict | None:
     """A ply that came after its game was decided: the table's flag, as a different ply
-    would be, with what the record holds at that number (empty beyond its end)."""
+    would be, with what the record holds at that number (empty beyond its end). None:
+    the record holds this very ply (it was stored before, and is sent again after its
+    idempotency key was forgotten), so there is nothing to keep."""
     locked = lock_game(game)
+    if 1 <= number <= len(locked.moves) and locked.moves[number - 1] == move:
+        return None
     position = by.seat.position if by.seat is not None else None
     kept = PlyConflict.objects.filter(
         game=locked, number=number, move=move, by_position=position, cleared_at__isnull=True
@@ -219,7 +223,9 @@ def game_ply_record(
         if typed_at is None or refused.field not in ("game", "round"):
             raise
         with transaction.atomic():
-            _keep_late(game, number, move, by)
+            kept = _keep_late(game, number, move, by)
+        if kept is None:
+            return Game.objects.get(pk=game.pk)
         raise PlyConflictError(
             _("%(reason)s; the ply is kept for the organiser") % {"reason": refused.message},
             field="ply",

@@ -630,6 +630,19 @@ def round_close(*, round: Round, by: Actor, force: bool = False) -> Round:  # no
                 % {"tables": ", ".join(map(str, tables))},
                 field="round",
             )
+        # An entry kept for the organiser (sent from offline after the game changed)
+        # is a decision still open, like a dispute: closing would bury it (docs/offline.md).
+        held = ResultSubmission.objects.filter(
+            game__in=games, state=ResultSubmission.State.HELD, decided_at__isnull=True
+        ).values_list("game__table__number", flat=True)
+        if held:
+            raise ServiceError(
+                _(
+                    "entries sent from offline wait for your decision at table(s) %(tables)s; accept one or set it aside on the results screen"
+                )
+                % {"tables": ", ".join(map(str, sorted(set(held))))},
+                field="round",
+            )
         round_.status = Round.Status.CLOSED
         round_.closed_at = timezone.now()
         round_.save(update_fields=["status", "closed_at"])

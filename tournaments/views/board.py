@@ -127,6 +127,8 @@ def board_text() -> dict[str, Any]:
         "replay_it": _("Replay it"),
         "not_saved": _("Not saved: %(error)s"),
         "saved_ply": _("Saved: %(ply)s moves so far."),
+        # A queued undo as the status line names it ("Ply 12 (a1-b2) taken back: …").
+        "undo_label": _("Ply %(ply)s (%(move)s) taken back"),
         "retrying": _("No answer (%(error)s); sending the move again…"),
         "clock": _("Egg timer: %(seconds)s s left for this move"),
         "restore": _("Restore the unsaved record (%(count)s moves)"),

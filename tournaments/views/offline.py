@@ -49,13 +49,26 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "display": "standalone",
         "background_color": "#fbfbfa",
         "theme_color": "#ffffff",
+        # PNGs beside the SVG: launchers that draw no SVG icon (older Android, iOS)
+        # take these; the maskable ones keep the star inside the safe zone. They are
+        # drawn from favicon.svg and icon-maskable.svg (docs/offline.md).
         "icons": [
             {
                 "src": static("agon/favicon.svg"),
                 "sizes": "any",
                 "type": "image/svg+xml",
                 "purpose": "any",
-            }
+            },
+            *(
+                {
+                    "src": static(f"agon/icon{kind}-{size}.png"),
+                    "sizes": f"{size}x{size}",
+                    "type": "image/png",
+                    "purpose": purpose,
+                }
+                for kind, purpose in (("", "any"), ("-maskable", "maskable"))
+                for size in (192, 512)
+            ),
         ],
     }
     response = HttpResponse(json.dumps(body), content_type="application/manifest+json")

@@ -52,6 +52,36 @@ def _game_label(game: Game) -> str:
     return _("Table %(table)s, game %(game)s") % {"table": game.table.number, "game": game.number}
 
 
+def _saved_message(game: Game, by: Actor, label: str) -> tuple[Any, str]:
+    """What a saved result became, as the page says it after the redirect and as the
+    page's queue lists it (one wording for both): counted, disputed or awaiting the
+    opponent for a player; saved for the organiser."""
+    state = (
+        ResultSubmission.objects.filter(game=game, by_seat=by.seat)
+        .values_list("state", flat=True)
+        .first()
+        if by.is_player
+        else None
+    )
+    if state == ResultSubmission.State.CONFIRMED:
+        return messages.success, _(
+            "%(label)s: your report agrees with your opponent's; it counts."
+        ) % {"label": label}
+    if state == ResultSubmission.State.DISPUTED:
+        return messages.warning, _(
+            "%(label)s: your report differs from your opponent's; the organiser decides."
+        ) % {"label": label}
+    if state is not None:
+        return messages.success, _("%(label)s: result reported; an opponent must confirm it.") % {
+            "label": label
+        }
+    return messages.success, _("%(label)s: result saved.") % {"label": label}
+
+
+def _confirmed_message(game: Game) -> str:
+    return _("Game %(number)s: result confirmed.") % {"number": game.number}
+
+
 def _results_post(request: HttpRequest, game: Game, by: Actor) -> bool:
     """Validate and save one game's result form; errors become messages naming the game."""
     positions = game.positions(game.table.seats.count())
@@ -69,31 +99,8 @@ def _results_post(request: HttpRequest, game: Game, by: Actor) -> bool:
     except ServiceError as exc:
         messages.error(request, f"{label}: {exc.message}")
         return False
-    state = (
-        ResultSubmission.objects.filter(game=game, by_seat=by.seat)
-        .values_list("state", flat=True)
-        .first()
-        if by.is_player
-        else None
-    )
-    if state == ResultSubmission.State.CONFIRMED:
-        messages.success(
-            request,
-            _("%(label)s: your report agrees with your opponent's; it counts.") % {"label": label},
-        )
-    elif state == ResultSubmission.State.DISPUTED:
-        messages.warning(
-            request,
-            _("%(label)s: your report differs from your opponent's; the organiser decides.")
-            % {"label": label},
-        )
-    elif state is not None:
-        messages.success(
-            request,
-            _("%(label)s: result reported; an opponent must confirm it.") % {"label": label},
-        )
-    else:
-        messages.success(request, _("%(label)s: result saved.") % {"label": label})
+    level, text = _saved_message(game, by, label)
+    level(request, text)
     return True
 
 
@@ -290,7 +297,8 @@ def _json_answer(label: str, outcome: Outcome | None, error: ServiceError | None
     if outcome.kind == "saved":
         detail = _("%(label)s: result saved.") % {"label": label}
     else:
-        detail = f"{label}: {outcome.detail}"
+        # The page names the game beside it (the row, the status line's label).
+        detail = outcome.detail
     return outcome_response(Outcome(outcome.kind, detail, outcome.game))
 
 
@@ -436,7 +444,13 @@ def _seat_json(request: HttpRequest, game: Game, by: Actor) -> HttpResponse:
     except ServiceError as exc:
         error = exc
     if outcome is not None and outcome.kind == "saved":
-        return outcome_response(Outcome("saved", f"{label}: {outcome.detail}", outcome.game))
+        # The same words as the page's message after a form's redirect.
+        detail = (
+            _confirmed_message(game)
+            if "confirm" in request.POST
+            else _saved_message(game, by, label)[1]
+        )
+        return outcome_response(Outcome("saved", detail, outcome.game))
     return _json_answer(label, outcome, error)
 
 
@@ -469,7 +483,7 @@ def seat_report(request: HttpRequest, token: str) -> HttpResponse:
             run_action(
                 request,
                 lambda: game_confirm(game=game, by=by),
-                _("Game %(number)s: result confirmed.") % {"number": game.number},
+                _confirmed_message(game),
             )
         else:
             _results_post(request, game, by)

@@ -426,13 +426,23 @@ function startRecord() {
     return positionPayload({ ...data.record, moves: next });
   }
 
+  // Plies drawn and not yet in the queue: storing one in IndexedDB takes a moment, and
+  // an answer or a poll read in that moment would take the page back a ply (and the
+  // piece a fast player had just picked with it).
+  let enqueuing = 0;
+  // What this device recorded and has not sent yet is ahead of the server's record.
+  async function ahead() {
+    return enqueuing > 0 || (await queued()).length > 0 || enqueuing > 0;
+  }
+
   async function refresh() {
-    // What this device recorded and has not sent yet is ahead of the server's record.
-    if (busy || (await queued()).length) return;
+    if (busy || (await ahead())) return;
+    const drawn = moves.length;
     try {
       const response = await fetch(data.urls.state, { headers: { Accept: "application/json" } });
       if (!response.ok) return;
       const state = await response.json();
+      if (moves.length !== drawn || (await ahead())) return; // a ply was drawn meanwhile
       if (state.version === version && state.moves.length === moves.length) return;
       pick = null;
       adopt(state);
@@ -454,14 +464,21 @@ function startRecord() {
       showError(fill(words.unchecked, { error: error.reason ?? error.message }));
       return;
     }
-    const label = body.undo ? `${moves.length}. ${moves[moves.length - 1]} ↶` : `${next.length}. ${body.move}`;
+    const label = body.undo
+      ? fill(words.undo_label, { ply: moves.length, move: moves[moves.length - 1] })
+      : `${next.length}. ${body.move}`;
     moves = next;
     pos = after;
     lastBy = body.undo ? null : data.by_player ? data.player_position : lastBy;
     pick = null;
     showError(pos.ok ? "" : fill(words.illegal_ply, pos.error));
     render();
-    await queueSave(body, "ply", label);
+    enqueuing += 1;
+    try {
+      await queueSave(body, "ply", label);
+    } finally {
+      enqueuing -= 1;
+    }
   }
 
   // What the server said of each ply sent: once nothing of this game waits, the page
@@ -471,7 +488,7 @@ function startRecord() {
     if (item.kind === "record") return savedRecord(item, answer);
     if (item.kind !== "ply") return;
     if (item.state === "refused" || item.state === "dispute" || item.state === "conflict") showError(item.detail);
-    if ((await queued()).length) return;
+    if (await ahead()) return;
     const state = answer?.json;
     if (item.state !== "refused" && state?.moves && state.moves.length === moves.length && state.position) {
       adopt(state);

@@ -63,18 +63,35 @@ export async function waiting() {
 }
 
 function outcomeText(item) {
+  // A saved entry is told in the server's own words, as the page's message after a
+  // form's redirect would tell it ("…: result reported; an opponent must confirm it.").
+  if (item.state === "saved" && item.detail) return item.detail;
   const template = text[`outcome${item.state[0].toUpperCase()}${item.state.slice(1)}`] ?? text.outcomeSaved;
   return fill(template, { label: item.label, detail: item.detail });
 }
 
+// With signal an entry is stored within a blink: the line tells of waiting ones only
+// once one has waited this long. Telling of each ply at once made the line come and go
+// above the board at every tap, moving the board under the next tap.
+const QUIET_MS = 2000;
+let quietTimer = null;
+
 export async function render() {
   if (!box) return;
   const items = (await list()).filter(mine);
-  const count = items.filter((item) => item.state === "waiting").length;
+  const queued = items.filter((item) => item.state === "waiting");
+  const count = queued.length;
   const offline = !navigator.onLine;
   const line = box.querySelector("[data-line]");
+  const now = Date.now();
+  const overdue = queued.filter((item) => now - Date.parse(item.queuedAt) >= QUIET_MS).length;
+  clearTimeout(quietTimer);
+  if (!offline && count > overdue) {
+    const youngest = Math.max(...queued.map((item) => Date.parse(item.queuedAt)));
+    quietTimer = setTimeout(render, Math.max(0, youngest + QUIET_MS - now) + 50);
+  }
   if (offline) line.textContent = count ? counted("offlineWaiting", count) : text.offline;
-  else line.textContent = count ? counted("waiting", count) : "";
+  else line.textContent = overdue ? counted("waiting", count) : "";
   box.classList.toggle("is-offline", offline);
   const outcomes = box.querySelector("[data-outcomes]");
   for (const item of items) {
@@ -93,7 +110,7 @@ export async function render() {
     li.textContent = outcomeText(item);
   }
   outcomes.hidden = !outcomes.children.length;
-  box.hidden = !offline && !count && !outcomes.children.length;
+  box.hidden = !offline && !overdue && !outcomes.children.length;
   for (const callback of changeListeners) callback({ count, offline, items });
 }
 

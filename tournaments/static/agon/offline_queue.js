@@ -60,9 +60,23 @@ function announce(item, answer = null) {
   channel?.postMessage({ item, answer });
 }
 
+// Who is signed in on this page (the page's <meta name="agon-user">; empty on a
+// player's link, whose address is her key).
+function signedIn() {
+  return globalThis.document?.querySelector('meta[name="agon-user"]')?.content ?? "";
+}
+
+// The session's CSRF token as it is now: signing in or out on this device renews it,
+// and the token a form held when its entry was typed would be refused.
+function csrfToken() {
+  const match = globalThis.document?.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
 export async function enqueue({ url, body, type, group, scope, kind, label = "", key = newKey(), headers = {} }) {
   const item = {
     key,
+    user: signedIn(),
     url,
     body,
     type,
@@ -130,21 +144,34 @@ async function read(response) {
 }
 
 async function sendOne(item) {
+  const token = csrfToken();
   const headers = {
     ...item.headers,
+    ...(token ? { "X-CSRFToken": token } : {}),
     "Idempotency-Key": item.key,
     "X-Agon-Queued-At": item.queuedAt,
     Accept: item.headers.Accept ?? "application/json",
   };
   if (item.type) headers["Content-Type"] = item.type;
+  let body = item.body;
+  if (token && item.type === "application/x-www-form-urlencoded") {
+    // A form's own token in its body would win over the header's, and it went stale
+    // with any sign-in or sign-out on the device since it was typed.
+    const fields = new URLSearchParams(body);
+    fields.delete("csrfmiddlewaretoken");
+    body = fields.toString();
+  }
   // A form post is answered with a redirect (and a message for the next page): not
   // followed, so the message waits for the page the player opens next.
-  const response = await fetch(item.url, { method: "POST", headers, body: item.body, redirect: "manual", credentials: "same-origin" });
+  const response = await fetch(item.url, { method: "POST", headers, body, redirect: "manual", credentials: "same-origin" });
   if (response.status >= 500) throw new Error(`${response.status}`);
   const answer = await read(response);
   // The same key still being stored by an earlier copy of this request (docs/offline.md):
   // not a refusal, the answer comes with a later try.
   if (answer.status === 409 && answer.json?.error?.field === "Idempotency-Key") throw new Error("409");
+  // The session's token changed since (signed in or out, the cookie gone): not the
+  // entry's fault; it waits for a page with a fresh token (csrfToken above).
+  if (answer.status === 403 && answer.json?.error?.code === "csrf") throw new Error("csrf");
   return answer;
 }
 
@@ -162,12 +189,19 @@ function later() {
 async function pass() {
   const database = await db();
   const blocked = new Set(); // groups whose next item could not be sent: the rest wait, in order
+  const others = new Set(); // groups whose next item is another organiser's: they wait for her
   const waiting = (await database.getAllFromIndex(STORE, "state", WAITING)).sort((a, b) => a.id - b.id);
   let sentAny = false;
   for (const queued of waiting) {
-    if (blocked.has(queued.group)) continue;
+    if (blocked.has(queued.group) || others.has(queued.group)) continue;
     const item = await database.get(STORE, queued.id);
     if (!item || item.state !== WAITING) continue; // another tab sent it
+    // An organiser's entry is hers: typed in her session, it is sent in her session
+    // only, never in the name of whoever signed in on this device since. It waits.
+    if (item.user && item.user !== signedIn()) {
+      others.add(item.group);
+      continue;
+    }
     let answer;
     try {
       answer = await sendOne(item);
