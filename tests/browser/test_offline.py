@@ -456,3 +456,26 @@ def test_a_phone_without_signal_says_what_waits_in_the_readers_language(
     # reader's language too.
     wait(lambda b: "offline-status" in b.page_source and not status_line(b).startswith("Offline"))
     browser.save_screenshot(str(artefacts / f"offline-report-sent-{language}-390.png"))
+
+
+def test_an_entry_typed_offline_goes_from_whichever_page_of_the_site_is_open_when_the_signal_returns(
+    browser, wait, live_server, no_signal, two_player_round
+):
+    game = Game.objects.filter(table__round=two_player_round).order_by("number").first()
+    seat = game.table.seats.get(position=1)
+    report_url = f"{live_server.url}/report/{seat.report_token}/"
+    browser.get(report_url)
+    kept_by_the_worker(browser, wait, report_url)
+    no_signal.cut()
+    browser.get(report_url)
+    form = browser.find_element(By.ID, f"game-{game.pk}")
+    form.find_element(By.ID, f"out-{game.pk}-1").send_keys("3")
+    form.find_element(By.ID, f"out-{game.pk}-2").send_keys("1")
+    form.find_element(By.TAG_NAME, "button").click()
+    wait(lambda b: status_line(b) == "Offline — 1 result waiting to be sent")
+    browser.get("about:blank")  # the player's link closed before the signal returns
+    no_signal.restore()
+    assert not ResultSubmission.objects.filter(game=game).exists()
+    # She opens the tournament's public page, which has no status line of its own.
+    browser.get(f"{live_server.url}/t/{two_player_round.tournament.slug}/")
+    wait(lambda b: ResultSubmission.objects.filter(game=game, by_seat=seat).exists(), 30)
