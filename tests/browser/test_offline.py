@@ -108,6 +108,15 @@ def simple_game(plies: int, seed: int = 25) -> list[str]:
     return moves
 
 
+def report_on_the_link(browser: Any, game: Game) -> None:
+    """Report 3:1 for `game` on a player's link (the page already open): 3 pieces out
+    for seat 1, 1 for seat 2."""
+    form = browser.find_element(By.ID, f"game-{game.pk}")
+    form.find_element(By.ID, f"out-{game.pk}-1").send_keys("3")
+    form.find_element(By.ID, f"out-{game.pk}-2").send_keys("1")
+    form.find_element(By.TAG_NAME, "button").click()
+
+
 @pytest.fixture
 def two_player_round(transactional_db: None) -> Round:
     tournament = tournament_with_players(2)
@@ -142,10 +151,7 @@ def test_plies_and_a_report_made_offline_reach_the_server_once_when_the_signal_r
 
     # The report page from the worker's copy; the report waits in the queue.
     browser.get(report_url)
-    form = browser.find_element(By.ID, f"game-{reported_game.pk}")
-    form.find_element(By.ID, f"out-{reported_game.pk}-1").send_keys("3")
-    form.find_element(By.ID, f"out-{reported_game.pk}-2").send_keys("1")
-    form.find_element(By.TAG_NAME, "button").click()
+    report_on_the_link(browser, reported_game)
     wait(lambda b: status_line(b) == "Offline — 1 result waiting to be sent")
     assert "waiting to be sent" in browser.find_element(By.ID, f"game-{reported_game.pk}").text
 
@@ -367,10 +373,7 @@ def test_on_a_shared_device_a_players_entry_goes_with_the_new_session_and_an_org
     type_result(browser, first, "3 1")
     wait(lambda b: status_line(b) == "Offline — 1 result waiting to be sent")
     browser.get(report_url)
-    form = browser.find_element(By.ID, f"game-{second.pk}")
-    form.find_element(By.ID, f"out-{second.pk}-1").send_keys("3")
-    form.find_element(By.ID, f"out-{second.pk}-2").send_keys("1")
-    form.find_element(By.TAG_NAME, "button").click()
+    report_on_the_link(browser, second)
     wait(lambda b: status_line(b) == "Offline — 1 result waiting to be sent")
 
     # Another organiser signs in on the device before the signal returns: the old
@@ -440,10 +443,7 @@ def test_a_phone_without_signal_says_what_waits_in_the_readers_language(
     browser.save_screenshot(str(artefacts / f"offline-board-{language}-390.png"))
 
     browser.get(report_url)
-    form = browser.find_element(By.ID, f"game-{reported_game.pk}")
-    form.find_element(By.ID, f"out-{reported_game.pk}-1").send_keys("3")
-    form.find_element(By.ID, f"out-{reported_game.pk}-2").send_keys("1")
-    form.find_element(By.TAG_NAME, "button").click()
+    report_on_the_link(browser, reported_game)
     wait(lambda b: status_line(b) == words["report"])
     assert words["row"] in browser.find_element(By.ID, f"game-{reported_game.pk}").text
     assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
@@ -468,10 +468,7 @@ def test_an_entry_typed_offline_goes_from_whichever_page_of_the_site_is_open_whe
     kept_by_the_worker(browser, wait, report_url)
     no_signal.cut()
     browser.get(report_url)
-    form = browser.find_element(By.ID, f"game-{game.pk}")
-    form.find_element(By.ID, f"out-{game.pk}-1").send_keys("3")
-    form.find_element(By.ID, f"out-{game.pk}-2").send_keys("1")
-    form.find_element(By.TAG_NAME, "button").click()
+    report_on_the_link(browser, game)
     wait(lambda b: status_line(b) == "Offline — 1 result waiting to be sent")
     browser.get("about:blank")  # the player's link closed before the signal returns
     no_signal.restore()
