@@ -6,18 +6,12 @@ rates the next; batches share the job's connection (and so its transaction) and 
 one at a time, in the order they were handed over. Elsewhere (SQLite) a batch is a
 plain ``bulk_create``.
 
-The job's own thread turns a batch into COPY's bytes (psycopg's formatter, through a
-``FileWriter``); the background thread only sends them. When it wrote the rows one by
-one itself, it took the interpreter's lock back for every few rows while the job was
-rating, and the job's rating maths ran 40 % slower than alone (docs/benchmarks.md).
-
 JSON columns are handed over as JSON text (``str``) and sent as jsonb's binary form
 (a version byte, then the text) without going through ``json.dumps`` row by row.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import queue
 import threading
@@ -27,8 +21,6 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.db import connection, models
-from psycopg import Cursor
-from psycopg.copy import Copy, FileWriter
 
 #: Batches handed to the COPY thread and not written yet, at most (bounds the memory a
 #: job holds when the server falls behind).
@@ -42,40 +34,43 @@ class Writer:
 
     def __init__(self) -> None:
         self._thread: threading.Thread | None = None
-        self._queue: queue.Queue[tuple[str, bytes] | None] = queue.Queue(maxsize=QUEUED_BATCHES)
+        self._queue: queue.Queue[tuple[str, Sequence[str], list[tuple[Any, ...]]] | None] = (
+            queue.Queue(maxsize=QUEUED_BATCHES)
+        )
         self._error: BaseException | None = None
-        #: Seconds the COPYs took, the thread's CPU seconds in this process, seconds
-        #: the job waited for them, and the job's seconds formatting rows (benchmark).
+        #: Seconds the COPYs took, the thread's CPU seconds in this process, and seconds
+        #: the job waited for them (benchmark).
         self.busy = 0.0
         self.cpu = 0.0
         self.waited = 0.0
-        self.formatting = 0.0
 
     def copy(self, statement: str, types: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
-        connection.ensure_connection()
-        raw = connection.connection  # psycopg's own connection: COPY is its API
-        started = time.perf_counter()
-        data = _copy_data(raw, types, rows)
-        self.formatting += time.perf_counter() - started
         if self._thread is None:
+            connection.ensure_connection()
             self._thread = threading.Thread(
-                target=self._run, args=(raw,), name="history-copy", daemon=True
+                target=self._run,
+                args=(connection.connection,),  # psycopg's own connection: COPY is its API
+                name="history-copy",
+                daemon=True,
             )
             self._thread.start()
         started = time.perf_counter()
-        self._queue.put((statement, data))  # blocks while the queue is full
+        self._queue.put((statement, types, rows))  # blocks while the queue is full
         self.waited += time.perf_counter() - started
 
     def _run(self, raw: Any) -> None:
         while (batch := self._queue.get()) is not None:
             if self._error is not None:
                 continue  # a batch failed: the transaction is lost, skip the rest
-            statement, data = batch
+            statement, types, rows = batch
             started = time.perf_counter()
             cpu = time.thread_time()
             try:
                 with raw.cursor() as cursor, cursor.copy(statement) as copy:
-                    copy.write(data)
+                    copy.set_types(types)
+                    write = copy.write_row
+                    for row in rows:
+                        write(row)
             except BaseException as error:  # re-raised in the job's thread by wait()
                 self._error = error
             self.busy += time.perf_counter() - started
@@ -91,19 +86,6 @@ class Writer:
         if self._error is not None:
             error, self._error = self._error, None
             raise error
-
-
-def _copy_data(raw: Any, types: Sequence[str], rows: list[tuple[Any, ...]]) -> bytes:
-    """The whole binary COPY stream of ``rows`` (header, rows, trailer), formatted
-    without sending anything: a cursor that executed nothing starts no COPY, and
-    ``FileWriter`` is psycopg's writer for formatting COPY data elsewhere."""
-    buffer = io.BytesIO()
-    with Cursor(raw) as cursor, Copy(cursor, binary=True, writer=FileWriter(buffer)) as copy:
-        copy.set_types(types)
-        write = copy.write_row
-        for row in rows:
-            write(row)
-    return buffer.getvalue()
 
 
 class Rows:

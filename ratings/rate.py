@@ -441,7 +441,6 @@ def _rate_game(
         timings["copy busy"] = timings.get("copy busy", 0.0) + writer.busy
         timings["copy cpu"] = timings.get("copy cpu", 0.0) + writer.cpu
         timings["copy waited"] = timings.get("copy waited", 0.0) + writer.waited
-        timings["copy formatting"] = timings.get("copy formatting", 0.0) + writer.formatting
 
 
 #: What a job writes of each rated player's current rating.
