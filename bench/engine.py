@@ -17,7 +17,9 @@
    `ref_legal`; positions per second and the ratios.
 
 Timings are CPU time (`time.process_time`: the machine is shared), the best of --repeat
-runs (the medians are printed too), everything on one core in one process.
+runs (the medians are printed too), everything on one core in one process. The engine's
+move generator is its compiled build when one is current (games/pentagame/compiled.py;
+the first line says which): `AGON_PURE_ENGINE=1` measures the pure-Python file instead.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from bench.engine_reference import (  # noqa: E402
     ref_replay,
     ref_start,
 )
+from games.pentagame import movegen  # noqa: E402
 from games.pentagame.board import ADJ  # noqa: E402
 from games.pentagame.movegen import legal_codes  # noqa: E402
 from games.pentagame.notation import _parse_move, parse_move  # noqa: E402
@@ -167,6 +170,8 @@ def main() -> None:
     build = time.perf_counter() - t0
     total_plies = sum(len(r["moves"]) for r in records)
     print(f"Python {platform.python_version()} on {platform.machine()}, one core, CPU time")
+    form = "compiled (Cython build of movegen.py)" if movegen._COMPILED else "pure Python"
+    print(f"move generator: {form}")
     print(
         f"corpus: {len(records)} random legal games ({args.games} of each of "
         f"{len(variants)} variants), seed {args.seed}: {total_plies} plies "

@@ -3,7 +3,15 @@
 Django-free; see docs/rules.md for the rules as implemented.
 """
 
+# ruff: noqa: E402 (the compiled build goes on the package's path before any import)
 from __future__ import annotations
+
+from . import compiled
+
+# The Cython build of movegen.py, when one of today's sources is there (compiled.py): it
+# is found before the .py file because its directory comes first on the package's path.
+if compiled.wanted() and compiled.current():
+    __path__.insert(0, str(compiled.BUILD_DIR))
 
 from .errors import IllegalMove, NotationError, PentagameError
 from .importer import import_events
