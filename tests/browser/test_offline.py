@@ -15,6 +15,7 @@ How the signal is cut, and why two ways at once:
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -35,7 +36,7 @@ COMMAND = Actor.command()
 
 
 class Signal:
-    def __init__(self, browser: Any, state: dict[str, bool]) -> None:
+    def __init__(self, browser: Any, state: dict[str, Any]) -> None:
         self.browser = browser
         self.state = state
 
@@ -54,22 +55,36 @@ class Signal:
         self.state["off"] = False
         self._conditions(False)
 
+    def settle(self, quiet: float = 1.0, timeout: float = 15.0) -> None:
+        """Wait until the server has had no request for `quiet` seconds: a retry a page
+        sent just before it closed reaches the server a moment later, and must find the
+        signal still cut, not restored (where it would be stored, and the test would
+        race it)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() - self.state["last"] < quiet:
+            assert time.monotonic() < deadline, "the server kept getting requests"
+            time.sleep(0.05)
+
 
 @pytest.fixture
 def no_signal(browser: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Signal]:
     """signal.cut() / signal.restore(): see the module's docstring."""
     from django.core.servers import basehttp
 
-    state = {"off": False}
-    answer = basehttp.WSGIRequestHandler.handle_one_request
+    state: dict[str, Any] = {"off": False, "last": 0.0}
+    parse = basehttp.WSGIRequestHandler.parse_request
 
-    def handle_one_request(handler: Any) -> None:
+    # Decided when a request has come in, not when the server starts waiting for one: a
+    # kept-alive connection's handler was already waiting before the signal was cut,
+    # and would answer the next request on it.
+    def parse_request(handler: Any) -> bool:
+        state["last"] = time.monotonic()
         if state["off"]:
             handler.close_connection = True  # closed unanswered: a network error
-            return
-        answer(handler)
+            return False
+        return bool(parse(handler))
 
-    monkeypatch.setattr(basehttp.WSGIRequestHandler, "handle_one_request", handle_one_request)
+    monkeypatch.setattr(basehttp.WSGIRequestHandler, "parse_request", parse_request)
     signal = Signal(browser, state)
     yield signal
     signal.restore()
@@ -88,8 +103,25 @@ def kept_by_the_worker(browser: Any, wait: Any, url: str) -> None:
 
 
 def status_line(browser: Any) -> str:
-    box = browser.find_element(By.ID, "offline-status")
-    return box.find_element(By.CSS_SELECTOR, "[data-line]").text if box.is_displayed() else ""
+    """The offline status line as shown ("" while hidden or while the page is changing).
+
+    Read in one script, not element by element: the page reloads itself once nothing
+    waits, and an element found just before that belongs to no document a moment later
+    (Chromium then answers "Node … does not belong to the document", not a stale
+    element). A script run while the page is being replaced fails the same way: "not
+    shown yet", for `wait` to ask again."""
+    from selenium.common.exceptions import WebDriverException
+
+    script = """
+      const box = document.getElementById("offline-status");
+      const line = box && box.querySelector("[data-line]");
+      if (!line || !box.checkVisibility()) return "";
+      return line.innerText.replace(/\\s+/g, " ").trim();
+    """
+    try:
+        return str(browser.execute_script(script))
+    except WebDriverException:
+        return ""
 
 
 def simple_game(plies: int, seed: int = 25) -> list[str]:
@@ -471,6 +503,7 @@ def test_an_entry_typed_offline_goes_from_whichever_page_of_the_site_is_open_whe
     report_on_the_link(browser, game)
     wait(lambda b: status_line(b) == "Offline — 1 result waiting to be sent")
     browser.get("about:blank")  # the player's link closed before the signal returns
+    no_signal.settle()
     no_signal.restore()
     assert not ResultSubmission.objects.filter(game=game).exists()
     # She opens the tournament's public page, which has no status line of its own.
