@@ -8,8 +8,8 @@ import cython
 
 
 @cython.locals(
-    lo=cython.ulonglong,
-    hi=cython.ulonglong,
+    half=cython.ulonglong,
+    first=cython.int,
     t=cython.int,
     p=cython.int,
     n=cython.int,

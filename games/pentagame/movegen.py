@@ -141,22 +141,16 @@ def legal_codes(game: Position) -> list[int]:
             ]
         row = rows[p << 7 | frm] or _row(p, frm)
         if _COMPILED:
-            # Compiled (movegen.pxd types lo, hi and t as C integers): a plain scan of
-            # the mask's two 64-bit halves, no Python object per stop scanned.
-            lo = mask & 0xFFFFFFFFFFFFFFFF
-            hi = mask >> 64
-            t = 0
-            while lo:
-                if lo & 1:
-                    codes.append(row[t])
-                lo >>= 1
-                t += 1
-            t = 64
-            while hi:
-                if hi & 1:
-                    codes.append(row[t])
-                hi >>= 1
-                t += 1
+            # Compiled (movegen.pxd types half, first and t as C integers): a plain scan
+            # of the mask's two 64-bit halves, no Python object per stop scanned.
+            for first in (0, 64):
+                half = (mask >> first) & 0xFFFFFFFFFFFFFFFF
+                t = first
+                while half:
+                    if half & 1:
+                        codes.append(row[t])
+                    half >>= 1
+                    t += 1
         else:
             codes += compress(row, bin(mask).encode().translate(flags)[:1:-1])
     return codes
