@@ -158,7 +158,7 @@ def legal_codes(game: Position) -> list[int]:
 
 # Whether this is the build of this file that config/bin/engine-build compiles (see
 # compiled.py): the same code, but the picking above is fastest in a different form.
-_COMPILED: Final = not __file__.endswith(".py")
+_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
 
 
 # bin() of a mask as bytes, lowest stop last: 1 per set bit, 0 per unset bit.
