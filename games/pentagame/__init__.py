@@ -3,7 +3,6 @@
 Django-free; see docs/rules.md for the rules as implemented.
 """
 
-# ruff: noqa: E402 (the compiled build goes on the package's path before any import)
 from __future__ import annotations
 
 from . import compiled
