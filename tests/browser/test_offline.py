@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -110,8 +111,6 @@ def status_line(browser: Any) -> str:
     (Chromium then answers "Node … does not belong to the document", not a stale
     element). A script run while the page is being replaced fails the same way: "not
     shown yet", for `wait` to ask again."""
-    from selenium.common.exceptions import WebDriverException
-
     script = """
       const box = document.getElementById("offline-status");
       const line = box && box.querySelector("[data-line]");
