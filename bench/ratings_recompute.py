@@ -252,10 +252,9 @@ def dump(path: str) -> str:
         "period_id",
         "player_id",
         "games",
-        *(column for name in SYSTEM_NAMES for column in PeriodRating.columns(name)),
-        "states",
+        *PeriodRating.rating_columns(),
     ):
-        lines.append(repr(("H", *row[:-1], json.dumps(row[-1], sort_keys=True))))
+        lines.append(repr(("H", *row)))
     for row in GameRating.objects.values_list(
         "game_id",
         "period_id",

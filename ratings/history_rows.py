@@ -169,6 +169,7 @@ def _pg_type(field: models.Field[Any, Any]) -> str:
         "integer": "int4",
         "double precision": "float8",
         "jsonb": "bytea",
+        "boolean": "bool",
         "timestamp with time zone": "timestamptz",
     }.get(declared, declared)
 

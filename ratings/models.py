@@ -5,6 +5,8 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
+from ratings.systems import SYSTEM_NAMES
+
 
 class RatingJob(models.Model):
     """One run of the rating computation, queued after a period closes or history changes.
@@ -125,8 +127,11 @@ class PeriodRating(models.Model):
     history behind the charts, and what a recomputation from a later period starts from.
 
     One row per period and player, as for GameRating: a system's columns are empty when
-    it did not rate the player in that period; ``states`` holds each system's full state
-    after the period (JSON, by system name)."""
+    it did not rate the player in that period. Its after and deviation columns and the
+    plain columns of ``STATE_COLUMNS`` hold each system's full state after the period
+    (``state``), rather than a JSON object per row: a recomputation writes a row per
+    player and period, and putting that JSON together cost more than the rest of the
+    row (docs/benchmarks.md)."""
 
     # No index of its own: the unique (period, player) index starts with it, and a
     # recomputation writes millions of these rows (docs/benchmarks.md). No foreign-key
@@ -143,7 +148,10 @@ class PeriodRating(models.Model):
     elo_before = models.FloatField(null=True, blank=True)
     elo_after = models.FloatField(null=True, blank=True)
     elo_deviation = models.FloatField(null=True, blank=True)
-    states = models.JSONField(default=dict)
+    glicko2_volatility = models.FloatField(null=True, blank=True)
+    openskill_mu = models.FloatField(null=True, blank=True)
+    elo_games = models.PositiveIntegerField(null=True, blank=True)
+    elo_reached_top = models.BooleanField(null=True, blank=True)
 
     class Meta:
         ordering = ["period__closed_at", "period_id"]
@@ -158,6 +166,48 @@ class PeriodRating(models.Model):
     def columns(system: str) -> tuple[str, str, str]:
         """The (before, after, deviation after) fields of one system."""
         return f"{system}_before", f"{system}_after", f"{system}_deviation"
+
+    @staticmethod
+    def rating_columns() -> tuple[str, ...]:
+        """Every system's before, after and deviation fields, then every system's
+        ``state_columns``: the order of a row's values after (period, player, games)."""
+        return (
+            *(column for name in SYSTEM_NAMES for column in PeriodRating.columns(name)),
+            *(column for name in SYSTEM_NAMES for _, column in PeriodRating.state_columns(name)),
+        )
+
+    @staticmethod
+    def state_columns(system: str) -> tuple[tuple[str, str], ...]:
+        """The (state field, column) pairs of one system's state that only the state
+        needs: the ones beside its after and deviation columns."""
+        _, after, deviation = PeriodRating.columns(system)
+        return tuple(
+            (key, column)
+            for key, column in STATE_COLUMNS[system].items()
+            if column not in (after, deviation)
+        )
+
+    def state(self, system: str) -> dict[str, Any] | None:
+        """The system's state after the period, as ``state_to_json`` names its fields
+        (for ``state_from_json``), or None when the system did not rate the player."""
+        if getattr(self, self.columns(system)[1]) is None:
+            return None
+        return {key: getattr(self, column) for key, column in STATE_COLUMNS[system].items()}
+
+
+#: Each rating system's state as PeriodRating keeps it: the state's fields, as
+#: ``state_to_json`` and ``state_from_json`` name them, and the column holding each
+#: (derived fields, such as OpenSkill's rating, are left out). Every field of every
+#: state is here (tests/ratings/test_period_states.py).
+STATE_COLUMNS: dict[str, dict[str, str]] = {
+    "glicko2": {
+        "rating": "glicko2_after",
+        "rd": "glicko2_deviation",
+        "volatility": "glicko2_volatility",
+    },
+    "openskill": {"mu": "openskill_mu", "sigma": "openskill_deviation"},
+    "elo": {"rating": "elo_after", "games": "elo_games", "reached_top": "elo_reached_top"},
+}
 
 
 class GameRating(models.Model):

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from itertools import repeat
+from operator import attrgetter
 from typing import Any
 
 from django.db import connection, transaction
@@ -29,7 +30,6 @@ from django.db.models import OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
 from ratings.history_rows import (
-    JSONB_PREFIX,
     Rows,
     Writer,
     indexes_built_after,
@@ -37,7 +37,14 @@ from ratings.history_rows import (
     truncate,
     upsert,
 )
-from ratings.models import GameRating, PeriodRating, PlayerRating, RatingLedger, RatingPeriod
+from ratings.models import (
+    STATE_COLUMNS,
+    GameRating,
+    PeriodRating,
+    PlayerRating,
+    RatingLedger,
+    RatingPeriod,
+)
 from ratings.periods import periods_games
 from ratings.replay import RatedPeriod, rate_one_period
 from ratings.systems import SYSTEM_NAMES, make_system
@@ -73,71 +80,6 @@ def _deviation_of(default: Any) -> Callable[[Any], float | None]:
         if hasattr(default, name):
             return lambda state, name=name: float(getattr(state, name))
     return lambda state: None
-
-
-def _json_fields(system: Any, default: Any, s: str = "s") -> str | None:
-    """The body of an f-string (over a state named ``s``) that writes the text of
-    ``system.state_to_json`` without its braces: the same keys and numbers, floats in
-    ``repr`` as ``json.dumps`` writes them. None unless every key of the default
-    state's JSON is a plain attribute of the state holding a bool, int or float."""
-    parts = []
-    for key, value in system.state_to_json(default).items():
-        if not (isinstance(key, str) and key.isidentifier() and key.isascii()):
-            return None
-        own = getattr(default, key, None)
-        if type(own) is not type(value) or own != value:
-            return None
-        if type(value) is bool:
-            parts.append(f'"{key}": {{"true" if {s}.{key} else "false"}}')
-        elif type(value) in (int, float):
-            parts.append(f'"{key}": {{{s}.{key}!r}}')
-        else:
-            return None
-    return ", ".join(parts)
-
-
-def _json_text(system: Any, default: Any) -> Callable[[Any], str]:
-    """A function from a state of ``system`` to the text of ``system.state_to_json``.
-    Written for every player, period and system of a job, it is compiled from the keys
-    of the default state's JSON (``_json_fields``) and is ``json.dumps`` of
-    ``state_to_json`` where that cannot be done."""
-
-    def fallback(state: Any) -> str:
-        return json.dumps(system.state_to_json(state), allow_nan=False)
-
-    fields = _json_fields(system, default)
-    if fields is None:
-        return fallback
-    text: Callable[[Any], str] = eval(  # noqa: S307 -- built from identifiers only
-        "lambda s: f'{{" + fields + "}}'", {}
-    )
-    if text(default) != json.dumps(system.state_to_json(default)):
-        return fallback
-    return text
-
-
-def _states_text(chains: Sequence[_Chain], binary: bool) -> Callable[..., Any] | None:
-    """One function from a state of each chain to a PeriodRating's ``states``: the
-    JSON object of every system's state by name, as jsonb's binary form when
-    ``binary`` (PostgreSQL's COPY) and as text otherwise. Compiled as one f-string for
-    all systems; None when a system's state has no ``_json_fields``."""
-    bodies = []
-    for at, chain in enumerate(chains):
-        fields = _json_fields(chain.system, chain.default, f"s{at}")
-        if fields is None:
-            return None
-        bodies.append(f'"{chain.name}": {{{{' + fields + "}}")
-    names = ", ".join(f"s{at}" for at in range(len(chains)))
-    prefix = "\\x01" if binary else ""
-    source = f"lambda {names}: f'{prefix}{{{{" + ", ".join(bodies) + "}}'"
-    text: Callable[..., Any] = eval(source + (".encode()" if binary else ""), {})  # noqa: S307
-    defaults = [chain.default for chain in chains]
-    expected = json.dumps(
-        {chain.name: chain.system.state_to_json(chain.default) for chain in chains}
-    )
-    if text(*defaults) != ((JSONB_PREFIX + expected).encode() if binary else expected):
-        return None
-    return text
 
 
 def _stored(player_ids: Sequence[int], game: str) -> dict[str, list[tuple[int, int, Any, int]]]:
@@ -216,7 +158,8 @@ class _Chain:
         self.system = make_system(name, params)
         self.default = self.system.default_state()
         self.deviation = _deviation_of(self.default)
-        self.text = _json_text(self.system, self.default)
+        # What PeriodRating keeps of a state beside its rating and deviation.
+        self.state_fields = [attrgetter(key) for key, _ in PeriodRating.state_columns(name)]
         self.rows = {str(player_id): (pk, games) for pk, player_id, _, games in stored}
         self.known = {
             str(player_id): self.system.state_from_json(state) for _, player_id, state, _ in stored
@@ -256,14 +199,11 @@ def _period_rows(
     ids: dict[str, int],
     chains: Sequence[_Chain],
     outcomes: Sequence[tuple[RatedPeriod[Any], dict[str, Any]]],
-    encode: Callable[[str], Any],
-    together: Callable[..., Any] | None = None,
 ) -> Iterator[tuple[Any, ...]]:
-    """One PeriodRating row per player: every system's (before, after, deviation), and
-    the states by system name (JSON text put together from each system's, then
-    ``encode``d for the writer, or all at once by ``together``, ``_states_text``)."""
+    """One PeriodRating row per player: every system's (before, after, deviation),
+    then every system's ``state_fields`` of the state it ends on."""
     systems = [
-        (f'"{chain.name}": ', chain.default, chain.deviation, chain.text, before, rated.states)
+        (chain.default, chain.deviation, chain.state_fields, before, rated.states)
         for chain, (rated, before) in zip(chains, outcomes, strict=True)
     ]
     if all(len(after) == len(players) for *_, after in systems):
@@ -274,37 +214,28 @@ def _period_rows(
             map(ids.__getitem__, players),
             map(played.__getitem__, players),
         ]
-        texts: list[list[str]] = []
-        ends = []
-        for key, default, deviation, text, before, after in systems:
+        fields: list[Iterable[Any]] = []
+        for default, deviation, state_fields, before, after in systems:
             ended = list(map(after.__getitem__, players))
-            ends.append(ended)
             columns.append([before.get(pid, default).rating for pid in players])
             columns.append([state.rating for state in ended])
             columns.append(list(map(deviation, ended)))
-            if together is None:
-                texts.append([key + part for part in map(text, ended)])
-        if together is not None:
-            columns.append(map(together, *ends))
-        else:
-            columns.append(
-                map(encode, ["{" + ", ".join(parts) + "}" for parts in zip(*texts, strict=True)])
-            )
-        yield from zip(*columns, strict=False)  # the first column repeats
+            fields += ([field(state) for state in ended] for field in state_fields)
+        yield from zip(*columns, *fields, strict=False)  # the first column repeats
         return
     for pid in players:
         row: list[Any] = [period_id, ids[pid], played[pid]]
-        states: list[str] = []
-        for key, default, deviation, text, before, after in systems:
+        rest: list[Any] = []
+        for default, deviation, state_fields, before, after in systems:
             state = after.get(pid)
             if state is None:
                 row += (None, None, None)
+                rest += (None for _ in state_fields)
             else:
                 row += (before.get(pid, default).rating, state.rating, deviation(state))
-                states.append(key + text(state))
-        if states:
-            row.append(encode("{" + ", ".join(states) + "}"))
-            yield tuple(row)
+                rest += (field(state) for field in state_fields)
+        if any(value is not None for value in row[3:]):
+            yield (*row, *rest)
 
 
 def _game_rows(
@@ -383,13 +314,11 @@ def _rate_game(
     writer = Writer()
     game_columns = [column for name in SYSTEM_NAMES for column in GameRating.columns(name)]
     game_rows = Rows(GameRating, ("game_id", "period_id", "player_id", *game_columns), writer)
-    period_columns = [column for name in SYSTEM_NAMES for column in PeriodRating.columns(name)]
     period_rows = Rows(
-        PeriodRating, ("period_id", "player_id", "games", *period_columns, "states"), writer
+        PeriodRating, ("period_id", "player_id", "games", *PeriodRating.rating_columns()), writer
     )
     by_int = int
     encode = json_encoder()
-    together = _states_text(chains, binary=connection.vendor == "postgresql")
     players_seconds = 0.0
     clock = time.perf_counter()
     try:
@@ -404,9 +333,7 @@ def _rate_game(
                 started = time.perf_counter()
                 outcomes.append(chain.rate(period, source.games, players, played))
                 chain.seconds += time.perf_counter() - started
-            period_rows.rows.extend(
-                _period_rows(period.pk, players, played, ids, chains, outcomes, encode, together)
-            )
+            period_rows.rows.extend(_period_rows(period.pk, players, played, ids, chains, outcomes))
             game_rows.rows.extend(
                 _game_rows(
                     source.records, period.pk, ids, [r for r, _ in outcomes], len(source.games)
@@ -615,18 +542,27 @@ def _restore_system(system: str, players: Sequence[int], touched: set[tuple[int,
     for chunk in _chunks(gone):
         PlayerRating.objects.filter(pk__in=chunk).delete()
     kept = {last_id: key for key, (_, last_id) in ratings.items() if last_id is not None}
+    rater = make_system(system, RatingLedger.objects.get(system=system).params)
+    state_columns = list(STATE_COLUMNS[system].items())
     restored: list[PlayerRating] = []
     for chunk in _chunks(sorted(kept)):
-        for last_id, rating, spread, states, closed_at in PeriodRating.objects.filter(
+        for last_id, rating, spread, closed_at, *fields in PeriodRating.objects.filter(
             pk__in=chunk
-        ).values_list("pk", after, deviation, "states", "period__closed_at"):
+        ).values_list(
+            "pk", after, deviation, "period__closed_at", *(column for _, column in state_columns)
+        ):
             key = kept[last_id]
+            # The state as the job wrote it: the same fields, read back and written
+            # out as the system writes every state.
+            state = rater.state_from_json(
+                {name: value for (name, _), value in zip(state_columns, fields, strict=True)}
+            )
             restored.append(
                 PlayerRating(
                     pk=ratings[key][0],
                     rating=rating,
                     deviation=spread,
-                    state=states[system],
+                    state=rater.state_to_json(state),
                     games=totals.get(key, 0),
                     last_played=closed_at,
                 )

@@ -5,7 +5,6 @@ recomputation from the middle (the rewind) gives, and the pure maths' final stat
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import struct
 
@@ -15,7 +14,7 @@ from django.db import IntegrityError, connection, transaction
 import ratings.rate as rate
 from ratings.models import GameRating, PeriodRating, PlayerRating, RatingLedger, RatingPeriod
 from ratings.periods import periods_games
-from ratings.rate import _json_text, period_rate, ratings_recompute
+from ratings.rate import period_rate, ratings_recompute
 from ratings.replay import iter_replay
 from ratings.systems import SYSTEM_NAMES, RatedGame, make_system
 
@@ -55,8 +54,7 @@ def everything() -> dict[str, list[tuple]]:
             "period_id",
             "player_id",
             "games",
-            *(column for name in SYSTEM_NAMES for column in PeriodRating.columns(name)),
-            "states",
+            *PeriodRating.rating_columns(),
         ),
         "games": rows(
             GameRating.objects,
@@ -197,14 +195,17 @@ def test_a_recomputation_that_fails_midway_keeps_the_old_history_and_its_indexes
 
 
 @pytest.mark.parametrize("name", SYSTEM_NAMES)
-def test_the_state_text_is_what_json_dumps_writes_of_the_state(name):
-    """The job writes each state's JSON with a function compiled from its keys; on any
-    state it must read back to exactly ``state_to_json``."""
-    system = make_system(name, None)
-    default = system.default_state()
-    text = _json_text(system, default)
+def test_a_period_ratings_columns_hold_the_whole_state_to_the_bit(name):
+    """PeriodRating keeps each system's state in plain columns (its after and deviation
+    columns and ``state_columns``): from them ``state_from_json`` must give back the
+    very state, and the job's getters (``_Chain.state_fields``) the columns' values."""
+    from ratings.rate import _Chain
+
+    chain = _Chain(name, {}, [])
+    system = chain.system
+    _, after, deviation = PeriodRating.columns(name)
     rng = random.Random(name)
-    states = [default]
+    states = [chain.default]
     current: dict = {}
     for _ in range(300):
         games = []
@@ -216,27 +217,11 @@ def test_the_state_text_is_what_json_dumps_writes_of_the_state(name):
         current = system.rate_period(current, games).states
         states += current.values()
     for state in states:
-        assert text(state) == json.dumps(system.state_to_json(state))
-        assert _bits(json.loads(text(state))) == _bits(system.state_to_json(state))
-
-
-def test_the_period_states_text_is_the_json_of_every_systems_state():
-    from ratings.rate import _Chain, _states_text
-
-    chains = [_Chain(name, {}, []) for name in SYSTEM_NAMES]
-    rng = random.Random(5)
-    current: list[dict] = [{} for _ in chains]
-    for _ in range(100):
-        seats = tuple(rng.sample([str(n) for n in range(6)], 3))
-        out = [rng.randint(0, 2) for _ in seats]
-        out[rng.randrange(3)] = 3
-        game = RatedGame(seats=seats, out=tuple(out))
-        for at, chain in enumerate(chains):
-            current[at] = chain.system.rate_period(current[at], [game]).states
-        for pid in seats:
-            states = [current[at][pid] for at in range(len(chains))]
-            expected = json.dumps(
-                {c.name: c.system.state_to_json(s) for c, s in zip(chains, states, strict=True)}
-            )
-            assert _states_text(chains, binary=False)(*states) == expected
-            assert _states_text(chains, binary=True)(*states) == b"\x01" + expected.encode()
+        row = PeriodRating(**{after: state.rating, deviation: chain.deviation(state)})
+        for (_, column), field in zip(
+            PeriodRating.state_columns(name), chain.state_fields, strict=True
+        ):
+            setattr(row, column, field(state))
+        again = system.state_from_json(row.state(name))
+        assert _bits(system.state_to_json(again)) == _bits(system.state_to_json(state))
+    assert PeriodRating().state(name) is None  # not rated by this system

@@ -4,10 +4,17 @@ import pytest
 from django.db.models import Q
 from django.urls import reverse
 
-from ratings.models import GameRating, PeriodRating, PlayerRating, RatingJob, RatingPeriod
+from ratings.models import (
+    GameRating,
+    PeriodRating,
+    PlayerRating,
+    RatingJob,
+    RatingLedger,
+    RatingPeriod,
+)
 from ratings.periods import period_for_round
 from ratings.rate import period_rate, ratings_recompute
-from ratings.systems import SYSTEM_NAMES
+from ratings.systems import SYSTEM_NAMES, make_system
 from tests.factories import tournament_with_players
 from tournaments.models import Game
 from tournaments.services.results import Actor, game_record_out
@@ -143,6 +150,7 @@ def _reference_rewind(start: RatingPeriod) -> list[RatingPeriod]:
     PeriodRating.objects.filter(period_id__in=ids).delete()
     for (player_id,) in sorted(touched):
         for system in SYSTEM_NAMES:
+            rater = make_system(system, RatingLedger.objects.get(system=system).params)
             _, after, deviation = PeriodRating.columns(system)
             rows = PeriodRating.objects.filter(player_id=player_id, **{f"{after}__isnull": False})
             last = rows.order_by("-period__closed_at", "-period_id").first()
@@ -152,7 +160,7 @@ def _reference_rewind(start: RatingPeriod) -> list[RatingPeriod]:
             PlayerRating.objects.filter(player_id=player_id, system=system).update(
                 rating=getattr(last, after),
                 deviation=getattr(last, deviation),
-                state=last.states[system],
+                state=rater.state_to_json(rater.state_from_json(last.state(system))),
                 games=sum(rows.values_list("games", flat=True)),
                 last_played=last.period.closed_at,
             )
@@ -208,7 +216,9 @@ def _reference_rate(periods: list[RatingPeriod]) -> None:
                 setattr(history, before_column, states.get(pid, default).rating)
                 setattr(history, after_column, after.rating)
                 setattr(history, deviation_column, deviation(after))
-                history.states = {**history.states, name: system.state_to_json(after)}
+                written = system.state_to_json(after)
+                for key, column in PeriodRating.state_columns(name):
+                    setattr(history, column, written[key])
                 history.save()
                 row = current.get(pid) or PlayerRating(player_id=int(pid), system=name, games=0)
                 row.rating = after.rating
@@ -237,8 +247,7 @@ def everything() -> dict[str, list[tuple]]:
                 "period_id",
                 "player_id",
                 "games",
-                *(column for name in SYSTEM_NAMES for column in PeriodRating.columns(name)),
-                "states",
+                *PeriodRating.rating_columns(),
             )
         ),
         "games": sorted(
