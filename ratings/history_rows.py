@@ -3,20 +3,20 @@
 On PostgreSQL a batch goes out with ``COPY … (FORMAT BINARY)`` from a background
 thread, so the server parses and indexes one batch on the other core while the job
 rates the next; batches share the job's connection (and so its transaction) and run
-one at a time, in the order they were handed over. Elsewhere (SQLite) a batch is a
-plain ``bulk_create``.
-
-JSON columns are handed over as JSON text (``str``) and sent as jsonb's binary form
-(a version byte, then the text) without going through ``json.dumps`` row by row.
+one at a time, in the order they were handed over. Each row is encoded by the job as
+it is made, by one ``struct`` call (``Rows.maker``): the thread only sends bytes.
+Encoded by psycopg value by value in the thread, the rows cost as much CPU, and the
+thread's share of the interpreter slowed the rating beside it (docs/benchmarks.md).
+Elsewhere (SQLite) the rows are tuples and a batch is a plain ``bulk_create``.
 """
 
 from __future__ import annotations
 
-import json
 import queue
+import struct
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -26,6 +26,15 @@ from django.db import connection, models
 #: job holds when the server falls behind).
 QUEUED_BATCHES = 3
 
+#: Binary COPY's framing: the signature, flags and header extension; the trailer.
+COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\0" + bytes(8)
+COPY_TRAILER = b"\xff\xff"
+#: A NULL field: a length of -1 and no data.
+COPY_NULL = b"\xff\xff\xff\xff"
+#: The column types of the history rows, as binary COPY sends them: ``struct`` code
+#: and size in bytes. A bool as a byte from an int (``?`` would take None as false).
+FIXED_SIZE = {"int8": ("q", 8), "int4": ("i", 4), "float8": ("d", 8), "bool": ("B", 1)}
+
 
 class Writer:
     """COPYs on the job's connection, one at a time in a thread of their own; ``wait``
@@ -34,9 +43,7 @@ class Writer:
 
     def __init__(self) -> None:
         self._thread: threading.Thread | None = None
-        self._queue: queue.Queue[tuple[str, Sequence[str], list[tuple[Any, ...]]] | None] = (
-            queue.Queue(maxsize=QUEUED_BATCHES)
-        )
+        self._queue: queue.Queue[tuple[str, bytes] | None] = queue.Queue(maxsize=QUEUED_BATCHES)
         self._error: BaseException | None = None
         #: Seconds the COPYs took, the thread's CPU seconds in this process, and seconds
         #: the job waited for them (benchmark).
@@ -44,7 +51,9 @@ class Writer:
         self.cpu = 0.0
         self.waited = 0.0
 
-    def copy(self, statement: str, types: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+    def copy(self, statement: str, data: bytes) -> None:
+        """Run ``statement`` (a binary COPY FROM STDIN) with ``data``, the whole of it
+        (signature, rows and trailer), in the thread."""
         if self._thread is None:
             connection.ensure_connection()
             self._thread = threading.Thread(
@@ -55,22 +64,19 @@ class Writer:
             )
             self._thread.start()
         started = time.perf_counter()
-        self._queue.put((statement, types, rows))  # blocks while the queue is full
+        self._queue.put((statement, data))  # blocks while the queue is full
         self.waited += time.perf_counter() - started
 
     def _run(self, raw: Any) -> None:
         while (batch := self._queue.get()) is not None:
             if self._error is not None:
                 continue  # a batch failed: the transaction is lost, skip the rest
-            statement, types, rows = batch
+            statement, data = batch
             started = time.perf_counter()
             cpu = time.thread_time()
             try:
                 with raw.cursor() as cursor, cursor.copy(statement) as copy:
-                    copy.set_types(types)
-                    write = copy.write_row
-                    for row in rows:
-                        write(row)
+                    copy.write(data)
             except BaseException as error:  # re-raised in the job's thread by wait()
                 self._error = error
             self.busy += time.perf_counter() - started
@@ -89,10 +95,8 @@ class Writer:
 
 
 class Rows:
-    """History rows of one model, as tuples of ``columns`` (attribute names), written
-    out by ``flush``. A JSON column's values are JSON text on every database, or
-    already jsonb's binary form (``JSONB_PREFIX`` + the text, as bytes) on PostgreSQL
-    (see ``json_encoder``)."""
+    """History rows of one model, values of ``columns`` (attribute names), kept as
+    ``maker`` and ``encoder`` make them and written out by ``flush``."""
 
     def __init__(
         self,
@@ -103,35 +107,93 @@ class Rows:
         self.model = model
         self.columns = tuple(columns)
         self.writer = writer
-        self.rows: list[tuple[Any, ...]] = []
-        self.append = self.rows.append
+        self.rows: list[Any] = []
+        self.binary = connection.vendor == "postgresql"
+        self.statement, self.types = (
+            copy_statement(model, self.columns) if self.binary else ("", [])
+        )
+
+    def maker(self, nulls: Collection[int] = ()) -> Callable[..., Any]:
+        """A function of one value per column giving the row: its bytes in binary COPY
+        on PostgreSQL (``row_maker``; the columns at ``nulls`` are always NULL and
+        their values ignored), the tuple of its values elsewhere."""
+        if not self.binary:
+            return _tuple_maker(len(self.columns))
+        return row_maker(self.types, nulls)
+
+    def encoder(self) -> Callable[[Sequence[Any]], Any]:
+        """A function from any row's values (NULLs anywhere) to the row, as ``maker``
+        gives it: slower, for the rows of games a system could not rate."""
+        if not self.binary:
+            return tuple
+        return row_encoder(self.types)
 
     def flush(self) -> None:
         if not self.rows:
             return
-        # A copy: callers hold on to ``append`` of this very list.
+        # A copy: callers hold on to ``extend`` of this very list.
         rows = self.rows[:]
         self.rows.clear()
-        if connection.vendor == "postgresql":
-            self._copy(rows)
-        else:
-            model = self.model
-            columns = self.columns
-            decoded = [
-                at
-                for at, name in enumerate(columns)
-                if isinstance(model._meta.get_field(name), models.JSONField)
-            ]
-            objects = []
-            for row in rows:
-                values = list(row)
-                for at in decoded:
-                    values[at] = json.loads(values[at])
-                objects.append(model(**dict(zip(columns, values, strict=True))))
-            model.objects.bulk_create(objects)  # type: ignore[attr-defined]
+        if self.binary:
+            self.writer.copy(self.statement, COPY_SIGNATURE + b"".join(rows) + COPY_TRAILER)
+            return
+        model, columns = self.model, self.columns
+        model.objects.bulk_create(  # type: ignore[attr-defined]
+            [model(**dict(zip(columns, row, strict=True))) for row in rows]
+        )
 
-    def _copy(self, rows: list[tuple[Any, ...]]) -> None:
-        self.writer.copy(*copy_statement(self.model, self.columns), rows)
+
+def _tuple_maker(width: int) -> Callable[..., tuple[Any, ...]]:
+    names = ", ".join(f"v{at}" for at in range(width))
+    made: Callable[..., tuple[Any, ...]] = eval(  # noqa: S307 -- built from numbers only
+        f"lambda {names}: ({names},)", {}
+    )
+    return made
+
+
+def row_maker(types: Sequence[str], nulls: Collection[int] = ()) -> Callable[..., bytes]:
+    """A function of one value per column giving the row's bytes in binary COPY: the
+    field count, then each field's length and value, packed by one ``struct`` call
+    with the lengths written into it (generated from ``types``, which must all be in
+    ``FIXED_SIZE``). The columns at ``nulls`` are always NULL and their values ignored;
+    a None elsewhere fails (``struct.error``), never becomes a wrong value."""
+    unknown = [name for name in types if name not in FIXED_SIZE]
+    if unknown:
+        raise ValueError(f"no fixed-size encoding for {unknown}")
+    layout = ">h"
+    fields = []
+    for at, name in enumerate(types):
+        code, size = FIXED_SIZE[name]
+        if at in nulls:
+            layout += "i"
+            fields.append("-1")
+        else:
+            layout += "i" + code
+            fields.append(f"{size}, v{at}")
+    names = ", ".join(f"v{at}" for at in range(len(types)))
+    made: Callable[..., bytes] = eval(  # noqa: S307 -- built from numbers only
+        f"lambda {names}: pack({len(types)}, {', '.join(fields)})",
+        {"pack": struct.Struct(layout).pack},
+    )
+    return made
+
+
+def row_encoder(types: Sequence[str]) -> Callable[[Sequence[Any]], bytes]:
+    """A function from any row's values (a None is NULL) to its bytes in binary COPY,
+    field by field."""
+    fields = []
+    for name in types:
+        code, size = FIXED_SIZE[name]
+        fields.append((struct.Struct(">i" + code).pack, size))
+    count = struct.pack(">h", len(types))
+
+    def encode(values: Sequence[Any]) -> bytes:
+        parts = [count]
+        for value, (pack, size) in zip(values, fields, strict=True):
+            parts.append(COPY_NULL if value is None else pack(size, value))
+        return b"".join(parts)
+
+    return encode
 
 
 #: jsonb's binary input: a version byte, then the JSON text.

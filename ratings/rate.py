@@ -199,9 +199,13 @@ def _period_rows(
     ids: dict[str, int],
     chains: Sequence[_Chain],
     outcomes: Sequence[tuple[RatedPeriod[Any], dict[str, Any]]],
-) -> Iterator[tuple[Any, ...]]:
+    make: Callable[..., Any],
+    encode: Callable[[Sequence[Any]], Any],
+) -> Iterator[Any]:
     """One PeriodRating row per player: every system's (before, after, deviation),
-    then every system's ``state_fields`` of the state it ends on."""
+    then every system's ``state_fields`` of the state it ends on; made by ``make``
+    (``Rows.maker``, its NULLs the deviations of systems without one) when every
+    system rated every player, else by ``encode``."""
     systems = [
         (chain.default, chain.deviation, chain.state_fields, before, rated.states)
         for chain, (rated, before) in zip(chains, outcomes, strict=True)
@@ -221,7 +225,7 @@ def _period_rows(
             columns.append([state.rating for state in ended])
             columns.append(list(map(deviation, ended)))
             fields += ([field(state) for state in ended] for field in state_fields)
-        yield from zip(*columns, *fields, strict=False)  # the first column repeats
+        yield from map(make, *columns, *fields)  # the first column repeats
         return
     for pid in players:
         row: list[Any] = [period_id, ids[pid], played[pid]]
@@ -235,7 +239,7 @@ def _period_rows(
                 row += (before.get(pid, default).rating, state.rating, deviation(state))
                 rest += (field(state) for field in state_fields)
         if any(value is not None for value in row[3:]):
-            yield (*row, *rest)
+            yield encode((*row, *rest))
 
 
 def _game_rows(
@@ -244,9 +248,12 @@ def _game_rows(
     ids: dict[str, int],
     rated_by: Sequence[RatedPeriod[Any]],
     count: int,
-) -> Iterator[tuple[Any, ...]]:
+    make: Callable[..., Any],
+    encode: Callable[[Sequence[Any]], Any],
+) -> Iterator[Any]:
     """One GameRating row per game and player with every system's (before, after), in
-    game and seat order. ``count`` is the number of games in the period."""
+    game and seat order, made by ``make`` (``Rows.maker``) when every system rated every
+    game, else by ``encode``. ``count`` is the number of games in the period."""
     if all(len(rated.games) == count for rated in rated_by):
         # The common case: no system skipped a game, so the changes line up.
         if len(rated_by) == 3:  # the three systems, spelled out: millions of rows
@@ -262,7 +269,7 @@ def _game_rows(
                     three.after,
                 )
                 for pid in a0:
-                    yield (
+                    yield make(
                         game,
                         period_id,
                         ids[pid],
@@ -278,7 +285,7 @@ def _game_rows(
             game = records[changes[0].index]
             sides = [side for change in changes for side in (change.before, change.after)]
             for pid in changes[0].after:
-                yield (game, period_id, ids[pid], *[side[pid] for side in sides])
+                yield make(game, period_id, ids[pid], *[side[pid] for side in sides])
         return
     width = 2 * len(rated_by)
     merged: dict[int, dict[str, list[float | None]]] = {}
@@ -291,7 +298,7 @@ def _game_rows(
                 pair[2 * at + 1] = value
     for index in sorted(merged):
         for pid, pairs in merged[index].items():
-            yield (records[index], period_id, ids[pid], *pairs)
+            yield encode((records[index], period_id, ids[pid], *pairs))
 
 
 def _rate_game(
@@ -317,6 +324,16 @@ def _rate_game(
     period_rows = Rows(
         PeriodRating, ("period_id", "player_id", "games", *PeriodRating.rating_columns()), writer
     )
+    game_make, game_encode = game_rows.maker(), game_rows.encoder()
+    # The deviation columns of the systems without one (their states have none).
+    period_make = period_rows.maker(
+        nulls=[
+            3 + 3 * at + 2
+            for at, chain in enumerate(chains)
+            if chain.deviation(chain.default) is None
+        ]
+    )
+    period_encode = period_rows.encoder()
     by_int = int
     encode = json_encoder()
     players_seconds = 0.0
@@ -333,10 +350,20 @@ def _rate_game(
                 started = time.perf_counter()
                 outcomes.append(chain.rate(period, source.games, players, played))
                 chain.seconds += time.perf_counter() - started
-            period_rows.rows.extend(_period_rows(period.pk, players, played, ids, chains, outcomes))
+            period_rows.rows.extend(
+                _period_rows(
+                    period.pk, players, played, ids, chains, outcomes, period_make, period_encode
+                )
+            )
             game_rows.rows.extend(
                 _game_rows(
-                    source.records, period.pk, ids, [r for r, _ in outcomes], len(source.games)
+                    source.records,
+                    period.pk,
+                    ids,
+                    [r for r, _ in outcomes],
+                    len(source.games),
+                    game_make,
+                    game_encode,
                 )
             )
             period.games = len(source.games)
