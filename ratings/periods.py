@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
 from django.db import connection
 from django.db.models import QuerySet
+from django.db.models.functions import Coalesce
 
 from games import rulesets
 from games.rulesets import dense_ranks
@@ -114,7 +116,7 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
     tables: dict[int, dict[int, str]] = defaultdict(dict)
     # No order (a seat's default order sorted every seat of the history on the server,
     # most of this query's time): they go into a mapping.
-    for table_id, position, player_id in (
+    for table_id, position, player_id in _rows(
         Seat.objects.filter(round_id__in=round_ids, table__is_bye=False)
         .order_by()
         .values_list("table_id", "position", "entry__player_id")
@@ -145,7 +147,8 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
             "direction",
             "leader_a",
             "leader_b",
-            *OUTS,
+            # Pieces out of the seats a game does not have are 0, as for nobody out.
+            *(Coalesce(column, 0) for column in OUTS),
         )
     )
     unfinished = Game.Status.UNFINISHED
@@ -174,7 +177,7 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
         seats, outs = picks
         game = RatedGame(
             seats=seats(table),
-            out=tuple([out or 0 for out in outs(row)]),
+            out=outs(row),
             teams=TABLE_TEAMS if round_id in team_rounds and len(table) == 4 else None,
         )
         for owner in owners[round_id]:
@@ -201,7 +204,32 @@ def _rows(records: QuerySet[Any, Any]) -> Iterator[tuple[Any, ...]]:
     sql, params = records.query.sql_with_params()
     # Django's own server-side cursor on PostgreSQL, as ``iterator()`` uses: a
     # million rows are never held at once.
-    with connection.chunked_cursor() as cursor:
+    with _sorting_in_memory(), connection.chunked_cursor() as cursor:
         cursor.execute(sql, params)
         while batch := cursor.fetchmany(20_000):
             yield from batch
+
+
+#: Memory PostgreSQL may sort a read's rows in: a million games (about 125 MB) spilled
+#: to disk in merges with the default 4 MB (docs/benchmarks.md).
+SORT_MEMORY = "256MB"
+
+
+@contextmanager
+def _sorting_in_memory() -> Iterator[None]:
+    """``work_mem`` raised for the statements of the block, inside the job's
+    transaction on PostgreSQL only, and set back after them."""
+    if connection.vendor != "postgresql" or not connection.in_atomic_block:
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT current_setting('work_mem'), set_config('work_mem', %s, true)",
+            [SORT_MEMORY],
+        )
+        (before, _) = cursor.fetchone()
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT set_config('work_mem', %s, true)", [before])
