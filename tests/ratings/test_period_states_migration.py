@@ -7,30 +7,18 @@ from __future__ import annotations
 import struct
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from ratings.models import PeriodRating, PlayerRating, RatingPeriod
 from ratings.rate import ratings_recompute
 from ratings.systems import SYSTEM_NAMES
 from tests.factories import UserFactory
+from tests.tournaments.migrating import latest, migrate_to
 from tournaments.demo import demo_load
 
 # They guard the embedded default too: its migrations run on SQLite.
 pytestmark = pytest.mark.embedded
 
 BEFORE = [("ratings", "0008_game_rating_points_at_tournaments_game")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-def latest():
-    return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
 def bits(row):
@@ -53,7 +41,7 @@ def test_the_period_states_go_to_columns_and_back_without_losing_a_bit():
     players = sorted(map(repr, PlayerRating.objects.values_list("player_id", "system", "state")))
     assert rows and any(row[-1] is not None for row in rows)
     try:
-        old = migrate(BEFORE).get_model("ratings", "PeriodRating")
+        old = migrate_to(BEFORE).get_model("ratings", "PeriodRating")
         states = {
             (p, q): s for p, q, s in old.objects.values_list("period_id", "player_id", "states")
         }
@@ -63,7 +51,7 @@ def test_the_period_states_go_to_columns_and_back_without_losing_a_bit():
         assert set(some["elo"]) == {"rating", "games", "reached_top"}
         assert set(some["openskill"]) == {"mu", "sigma"}
     finally:
-        migrate(latest())
+        migrate_to(latest())
     assert history() == rows
     # A recomputation from the middle restores every player from these columns (the
     # rewind) and rates the rest again: the same ratings as before.

@@ -19,6 +19,11 @@ def migrate_to(targets: list[tuple[str, str]]) -> Any:
     return executor.loader.project_state(targets).apps
 
 
+def latest() -> list[tuple[str, str]]:
+    """The targets of a fully migrated database."""
+    return list(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
 def latest_schema() -> Iterator[None]:
     """Leave the test database fully migrated, whatever migrations come after ours."""
     yield

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.contenttypes.models import ContentType
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from ratings.models import GameRating
 from tests.factories import UserFactory
+from tests.tournaments.migrating import latest, migrate_to
 from tournaments.demo import demo_load
 from tournaments.models import Game
 
@@ -24,17 +23,6 @@ BEFORE_THE_MOVE = [
 ]
 
 
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-def latest():
-    return MigrationExecutor(connection).loader.graph.leaf_nodes()
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_demo_database_keeps_every_game_through_the_move_both_ways():
     demo_load(organiser=UserFactory(is_staff=True))
@@ -43,7 +31,7 @@ def test_the_demo_database_keeps_every_game_through_the_move_both_ways():
     assert games and ratings
     ContentType.objects.get_for_model(Game)
 
-    old_apps = migrate(BEFORE_THE_MOVE)
+    old_apps = migrate_to(BEFORE_THE_MOVE)
     old_game = old_apps.get_model("games", "Game")
     # The old schema has no game in progress: 0014 reads the demo's live games back as
     # unfinished, and forward again as in progress.
@@ -51,7 +39,7 @@ def test_the_demo_database_keeps_every_game_through_the_move_both_ways():
     assert sorted(old_game.objects.values_list("pk", "table_id", "status", "moves", "out_1")) == old
     assert ContentType.objects.filter(app_label="games", model="game").exists()
 
-    migrate(latest())
+    migrate_to(latest())
     assert sorted(Game.objects.values_list("pk", "table_id", "status", "moves", "out_1")) == games
     assert GameRating.objects.count() == ratings
     assert GameRating.objects.select_related("game").first().game.table_id
