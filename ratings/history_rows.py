@@ -131,9 +131,7 @@ class Rows:
     def flush(self) -> None:
         if not self.rows:
             return
-        # A copy: callers hold on to ``extend`` of this very list.
-        rows = self.rows[:]
-        self.rows.clear()
+        rows, self.rows = self.rows, []
         if self.binary:
             self.writer.copy(self.statement, COPY_SIGNATURE + b"".join(rows) + COPY_TRAILER)
             return

@@ -198,7 +198,7 @@ class PeriodRating(models.Model):
 #: Each rating system's state as PeriodRating keeps it: the state's fields, as
 #: ``state_to_json`` and ``state_from_json`` name them, and the column holding each
 #: (derived fields, such as OpenSkill's rating, are left out). Every field of every
-#: state is here (tests/ratings/test_period_states.py).
+#: state is here (tests/ratings/test_full_recompute.py).
 STATE_COLUMNS: dict[str, dict[str, str]] = {
     "glicko2": {
         "rating": "glicko2_after",
