@@ -132,16 +132,22 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
             "id", flat=True
         )
     )
+    numbers = dict(Round.objects.filter(id__in=round_ids).values_list("id", "number"))
+    # No order on the server: sorting every game of the history there made the job wait
+    # for the whole sort before the first row, most of the query's time. The games come
+    # as the server finds them and each round's are sorted here (docs/benchmarks.md).
     records = (
         Game.objects.filter(table__round_id__in=round_ids)
         .exclude(status__in=Game.WITHOUT_RESULT)
         # A voided decider (its match no longer tied at the top) counts nowhere.
         .filter(confirmed=True, voided=False)
-        .order_by("table__round__number", "table__number", "number")
+        .order_by()
         .values_list(
             "id",
             "table__round_id",
             "table_id",
+            "table__number",
+            "number",
             "status",
             "first_position",
             "direction",
@@ -156,9 +162,12 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
     # players by position) and its pieces out (from its row) in that order, built
     # once; a million games share a handful of them.
     pickers: dict[tuple[Any, ...], tuple[Callable[..., Any], Callable[..., Any]]] = {}
+    # Each round's games as (table number, game number, game id, game).
+    found: dict[int, list[tuple[int, int, int, RatedGame]]] = defaultdict(list)
     for row in _rows(records):
-        game_id, round_id, table_id, status, first, direction, leader_a, leader_b = row[:8]
-        if status == unfinished and not any(row[8:]):
+        game_id, round_id, table_id, table_number, number, status, first, direction = row[:8]
+        leader_a, leader_b = row[8:10]
+        if status == unfinished and not any(row[10:]):
             # Nobody brought a piece out before the turn ended: the game the standings
             # count as the book's 3:3 (docs/scoring.md, "Unplayed games") was never
             # played, and tells nothing of anyone's strength.
@@ -173,16 +182,30 @@ def _read_games(owners: dict[int, list[PeriodGames]]) -> None:
                 order: tuple[int, ...] = decider_order(first, (leader_a, leader_b))
             else:
                 order = moving_order(first, direction, len(table))
-            picks = pickers[key] = (_picker(order), _picker([7 + p for p in order]))
+            picks = pickers[key] = (_picker(order), _picker([9 + p for p in order]))
         seats, outs = picks
-        game = RatedGame(
-            seats=seats(table),
-            out=outs(row),
-            teams=TABLE_TEAMS if round_id in team_rounds and len(table) == 4 else None,
+        found[round_id].append(
+            (
+                table_number,
+                number,
+                game_id,
+                RatedGame(
+                    seats=seats(table),
+                    out=outs(row),
+                    teams=TABLE_TEAMS if round_id in team_rounds and len(table) == 4 else None,
+                ),
+            )
         )
+    # A period's games in the order they were played: round, table, game (an evening's
+    # rounds in their order, each round's tables and games by number).
+    by_place = itemgetter(0, 1)
+    for round_id in sorted(found, key=lambda round_id: (numbers[round_id], round_id)):
+        games = sorted(found.pop(round_id), key=by_place)
+        rated = [game for *_, game in games]
+        ids = [game_id for _, _, game_id, _ in games]
         for owner in owners[round_id]:
-            owner.games.append(game)
-            owner.records.append(game_id)
+            owner.games.extend(rated)
+            owner.records.extend(ids)
 
 
 def _picker(indexes: Sequence[int]) -> Callable[[Any], tuple[Any, ...]]:
@@ -199,24 +222,31 @@ OUTS = ("out_1", "out_2", "out_3", "out_4")
 
 
 def _rows(records: QuerySet[Any, Any]) -> Iterator[tuple[Any, ...]]:
-    """The rows of a ``values_list`` query, fetched in large batches on the cursor
-    itself: Django's row iterator cost a third of the reading (docs/benchmarks.md)."""
+    """The rows of a ``values_list`` query, in large batches. On PostgreSQL they are
+    streamed (libpq's chunked rows mode, 17 or later: psycopg's binary build brings
+    its own): the server finds the next rows while the job turns the last ones into
+    games, where a server-side cursor had it wait for each batch's round trip; a
+    million rows are never held at once either way (docs/benchmarks.md)."""
     sql, params = records.query.sql_with_params()
-    # Django's own server-side cursor on PostgreSQL, as ``iterator()`` uses: a
-    # million rows are never held at once.
-    with _sorting_in_memory(), connection.chunked_cursor() as cursor:
+    with _hashing_in_memory(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # psycopg's own cursor under Django's: streaming is its API.
+            yield from cursor.cursor.stream(sql, params, size=ROWS_PER_BATCH)
+            return
         cursor.execute(sql, params)
-        while batch := cursor.fetchmany(20_000):
+        while batch := cursor.fetchmany(ROWS_PER_BATCH):
             yield from batch
 
 
-#: Memory PostgreSQL may sort a read's rows in: a million games (about 125 MB) spilled
-#: to disk in merges with the default 4 MB (docs/benchmarks.md).
-SORT_MEMORY = "256MB"
+#: Rows the server sends at a time.
+ROWS_PER_BATCH = 20_000
+#: Memory PostgreSQL may join a read's rows in: the tables of a million games' history
+#: (about 370,000) do not hash in the default 4 MB, and the join went to disk in batches.
+JOIN_MEMORY = "256MB"
 
 
 @contextmanager
-def _sorting_in_memory() -> Iterator[None]:
+def _hashing_in_memory() -> Iterator[None]:
     """``work_mem`` raised for the statements of the block, inside the job's
     transaction on PostgreSQL only, and set back after them."""
     if connection.vendor != "postgresql" or not connection.in_atomic_block:
@@ -225,7 +255,7 @@ def _sorting_in_memory() -> Iterator[None]:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT current_setting('work_mem'), set_config('work_mem', %s, true)",
-            [SORT_MEMORY],
+            [JOIN_MEMORY],
         )
         (before, _) = cursor.fetchone()
     try:
