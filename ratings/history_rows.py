@@ -16,11 +16,13 @@ import queue
 import struct
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from django.db import connection, models
+
+from ratings.compiled import kernel
 
 #: Batches handed to the COPY thread and not written yet, at most (bounds the memory a
 #: job holds when the server falls behind).
@@ -108,6 +110,8 @@ class Rows:
         self.columns = tuple(columns)
         self.writer = writer
         self.rows: list[Any] = []
+        #: Rows held, made one by one or in blocks.
+        self.count = 0
         self.binary = connection.vendor == "postgresql"
         self.statement, self.types = (
             copy_statement(model, self.columns) if self.binary else ("", [])
@@ -128,10 +132,23 @@ class Rows:
             return tuple
         return row_encoder(self.types)
 
+    def add(self, rows: Iterable[Any]) -> None:
+        """Rows as ``maker`` and ``encoder`` make them."""
+        held = len(self.rows)
+        self.rows.extend(rows)
+        self.count += len(self.rows) - held
+
+    def add_block(self, block: tuple[bytes, int]) -> None:
+        """(The bytes, the number) of rows made at once, in binary COPY (``kernel``)."""
+        data, count = block
+        self.rows.append(data)
+        self.count += count
+
     def flush(self) -> None:
         if not self.rows:
             return
         rows, self.rows = self.rows, []
+        self.count = 0
         if self.binary:
             self.writer.copy(self.statement, COPY_SIGNATURE + b"".join(rows) + COPY_TRAILER)
             return
@@ -192,6 +209,15 @@ def row_encoder(types: Sequence[str]) -> Callable[[Sequence[Any]], bytes]:
         return b"".join(parts)
 
     return encode
+
+
+def row_kernel() -> Any:
+    """The compiled rows (ratings/copy_kernel.pyx) for the binary COPY on PostgreSQL
+    when their build is there (ratings/compiled.py), else None: rows are made in
+    Python."""
+    if connection.vendor != "postgresql":
+        return None
+    return kernel()
 
 
 #: jsonb's binary input: a version byte, then the JSON text.

@@ -6,10 +6,11 @@ A job reads all its periods' games with a few large queries, keeps the players' 
 in memory from one period to the next (the state a period leaves is exactly the one the
 next period would read back), streams the history rows out in large batches (COPY on
 PostgreSQL, ``bulk_create`` elsewhere) and writes each player's current rating once at
-the end (on PostgreSQL one COPY and one ``INSERT … ON CONFLICT``). A recomputation from
-the very first period empties the history tables (``TRUNCATE``) instead of rewinding
-them row by row, and builds their indexes once at the end. ``docs/benchmarks.md`` has
-the figures.
+the end (on PostgreSQL one COPY and one ``INSERT … ON CONFLICT``); with the compiled
+rows (``ratings/copy_kernel.pyx``) a period's history rows are made in one buffer. A
+recomputation from the very first period empties the history tables (``TRUNCATE``)
+instead of rewinding them row by row, and builds their indexes once at the end.
+``docs/benchmarks.md`` has the figures.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ratings.history_rows import (
     Writer,
     indexes_built_after,
     json_encoder,
+    row_kernel,
     truncate,
     upsert,
 )
@@ -73,13 +75,17 @@ def _ledgers() -> dict[str, RatingLedger]:
     return {row.system: row for row in RatingLedger.objects.select_for_update().order_by("system")}
 
 
-def _deviation_of(default: Any) -> Callable[[Any], float | None]:
-    """``_deviation`` for the states of one system (they share the type of its
-    default state), without looking the attribute up on every call."""
-    for name in ("rd", "sigma"):
-        if hasattr(default, name):
-            return lambda state, name=name: float(getattr(state, name))
-    return lambda state: None
+def _deviation_name(default: Any) -> str | None:
+    """The attribute holding the deviation of one system's states (they share the type
+    of its default state), or None for a system without one."""
+    return next((name for name in ("rd", "sigma") if hasattr(default, name)), None)
+
+
+def _deviation_of(name: str | None) -> Callable[[Any], float | None]:
+    """A state's deviation, from the attribute ``_deviation_name`` gives."""
+    if name is None:
+        return lambda state: None
+    return lambda state: float(getattr(state, name))
 
 
 def _stored(player_ids: Sequence[int], game: str) -> dict[str, list[tuple[int, int, Any, int]]]:
@@ -157,9 +163,11 @@ class _Chain:
         self.name = name
         self.system = make_system(name, params)
         self.default = self.system.default_state()
-        self.deviation = _deviation_of(self.default)
+        self.deviation_name = _deviation_name(self.default)
+        self.deviation = _deviation_of(self.deviation_name)
         # What PeriodRating keeps of a state beside its rating and deviation.
-        self.state_fields = [attrgetter(key) for key, _ in PeriodRating.state_columns(name)]
+        self.state_keys = [key for key, _ in PeriodRating.state_columns(name)]
+        self.state_fields = [attrgetter(key) for key in self.state_keys]
         self.rows = {str(player_id): (pk, games) for pk, player_id, _, games in stored}
         self.known = {
             str(player_id): self.system.state_from_json(state) for _, player_id, state, _ in stored
@@ -190,6 +198,17 @@ class _Chain:
         for pid in after:
             games_total[pid] = games_total.get(pid, 0) + played[pid]
         return rated, states
+
+
+def kernel_state_fields(
+    chains: Sequence[_Chain], types: Sequence[str]
+) -> list[tuple[int, str, str]]:
+    """The state columns of a PeriodRating row after every system's ratings, as the
+    compiled rows take them: (the system's position, the state's field, the column's
+    type in ``types``, the row's)."""
+    fields = [(at, key) for at, chain in enumerate(chains) for key in chain.state_keys]
+    first = 3 + 3 * len(chains)  # after (period, player, games) and (before, after, deviation)
+    return [(at, key, types[first + column]) for column, (at, key) in enumerate(fields)]
 
 
 def _period_rows(
@@ -334,6 +353,9 @@ def _rate_game(
         ]
     )
     period_encode = period_rows.encoder()
+    # The rows in C when the build is there (ratings/copy_kernel.pyx): the same bytes.
+    kernel = row_kernel()
+    state_fields = kernel_state_fields(chains, period_rows.types) if kernel is not None else []
     by_int = int
     encode = json_encoder()
     players_seconds = 0.0
@@ -350,27 +372,56 @@ def _rate_game(
                 started = time.perf_counter()
                 outcomes.append(chain.rate(period, source.games, players, played))
                 chain.seconds += time.perf_counter() - started
-            period_rows.rows.extend(
-                _period_rows(
-                    period.pk, players, played, ids, chains, outcomes, period_make, period_encode
+            if kernel is not None and all(len(r.states) == len(players) for r, _ in outcomes):
+                period_rows.add_block(
+                    kernel.period_rows(
+                        period.pk,
+                        players,
+                        played,
+                        ids,
+                        [
+                            (before, chain.default, rated.states, chain.deviation_name)
+                            for chain, (rated, before) in zip(chains, outcomes, strict=True)
+                        ],
+                        state_fields,
+                    )
                 )
-            )
-            game_rows.rows.extend(
-                _game_rows(
-                    source.records,
-                    period.pk,
-                    ids,
-                    [r for r, _ in outcomes],
-                    len(source.games),
-                    game_make,
-                    game_encode,
+            else:
+                period_rows.add(
+                    _period_rows(
+                        period.pk,
+                        players,
+                        played,
+                        ids,
+                        chains,
+                        outcomes,
+                        period_make,
+                        period_encode,
+                    )
                 )
-            )
+            if kernel is not None and all(len(r.games) == len(source.games) for r, _ in outcomes):
+                game_rows.add_block(
+                    kernel.game_rows(
+                        source.records, period.pk, ids, tuple(r.games for r, _ in outcomes)
+                    )
+                )
+            else:
+                game_rows.add(
+                    _game_rows(
+                        source.records,
+                        period.pk,
+                        ids,
+                        [r for r, _ in outcomes],
+                        len(source.games),
+                        game_make,
+                        game_encode,
+                    )
+                )
             period.games = len(source.games)
             period.skipped = [{"game": s.game, "reason": s.reason} for s in outcomes[0][0].skipped]
-            if len(game_rows.rows) >= ROWS_PER_WRITE:
+            if game_rows.count >= ROWS_PER_WRITE:
                 game_rows.flush()
-            if len(period_rows.rows) >= ROWS_PER_WRITE:
+            if period_rows.count >= ROWS_PER_WRITE:
                 period_rows.flush()
         game_rows.flush()
         period_rows.flush()

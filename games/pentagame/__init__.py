@@ -9,7 +9,7 @@ from . import compiled
 
 # The Cython build of movegen.py, when one of today's sources is there (compiled.py): it
 # is found before the .py file because its directory comes first on the package's path.
-if compiled.wanted() and compiled.current():
+if compiled.wanted() and compiled.BUILD.current():
     __path__.insert(0, str(compiled.BUILD_DIR))
 
 from .errors import IllegalMove, NotationError, PentagameError

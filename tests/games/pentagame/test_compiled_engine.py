@@ -14,10 +14,10 @@ import shutil
 from pathlib import Path
 from types import ModuleType
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.engine_common.builds import Build
 from games.pentagame import compiled, movegen
 from games.pentagame.movegen import code_to_move
 from games.pentagame.playout import complete
@@ -41,34 +41,32 @@ SOURCE = _from_source()
 def test_the_package_uses_the_compiled_build_unless_the_pure_engine_is_asked_for() -> None:
     assert not SOURCE._COMPILED
     if compiled.wanted():
-        assert compiled.current(), "no build of today's movegen.py: bash config/bin/engine-build"
+        assert compiled.BUILD.current(), (
+            "no build of today's movegen.py: bash config/bin/engine-build"
+        )
         assert movegen._COMPILED
-        assert movegen.__file__ == str(compiled.extension())
+        assert movegen.__file__ == str(compiled.BUILD.extension())
     else:
         assert not movegen._COMPILED
         assert movegen.__file__ == str(compiled.HERE / "movegen.py")
 
 
-def test_a_build_is_used_only_while_its_stamp_matches_the_sources(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    for name in compiled.SOURCES:
+def test_a_build_is_used_only_while_its_stamp_matches_the_sources(tmp_path: Path) -> None:
+    for name in compiled.BUILD.sources:
         shutil.copy(compiled.HERE / name, tmp_path / name)
-    build = tmp_path / "movegen.so"
-    monkeypatch.setattr(compiled, "HERE", tmp_path)
-    monkeypatch.setattr(compiled, "STAMP", tmp_path / "stamp")
-    monkeypatch.setattr(compiled, "extension", lambda: build)
-    built = compiled.source_stamp()
-    compiled.STAMP.write_text(built)
-    assert not compiled.current()  # no build
-    build.write_bytes(b"")
-    assert compiled.current()
+    build = Build(tmp_path, "movegen", compiled.BUILD.sources)
+    build.directory.mkdir()
+    built = build.source_stamp()
+    build.stamp.write_text(built)
+    assert not build.current()  # no build
+    build.extension().write_bytes(b"")
+    assert build.current()
     with (tmp_path / "movegen.pxd").open("a") as pxd:
         pxd.write("# an edit\n")
-    assert compiled.source_stamp() != built
-    assert not compiled.current()  # built from other sources: never used
-    compiled.STAMP.write_text(compiled.source_stamp())
-    assert compiled.current()
+    assert build.source_stamp() != built
+    assert not build.current()  # built from other sources: never used
+    build.stamp.write_text(build.source_stamp())
+    assert build.current()
 
 
 @settings(max_examples=25, deadline=None)
