@@ -398,6 +398,10 @@ def main() -> None:
         f"on {connection.vendor}",
         flush=True,
     )
+    from ratings.history_rows import row_kernel
+
+    made = "compiled (ratings/copy_kernel.pyx)" if row_kernel() is not None else "Python"
+    print(f"history rows made by: {made}")
     maths: dict[str, float] = {}
     finals: dict[str, dict[str, Any]] = {}
     if not args.skip_bare:
