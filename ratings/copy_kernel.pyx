@@ -107,11 +107,11 @@ cdef inline char *_field(char *p, int code, object value) except NULL:
 
 
 def game_rows(list records, object period_id, dict ids, tuple systems):
-    """(The bytes, the number) of every GameRating row of one period, as ``rate._game_rows`` makes them when every
-    system rated every game: for each game (in order) and each of its players (in the
-    order of the first system's ``after``), the game's record, the period, the player's
-    id and every system's (before, after). ``systems`` holds each system's
-    ``GameChange``s, in the same games."""
+    """(The bytes, the number) of every GameRating row of one period, as
+    ``rate._game_rows`` makes them when every system rated every game: for each game (in
+    order) and each of its players (in the order of the first system's ``after``), the
+    game's record, the period, the player's id and every system's (before, after).
+    ``systems`` holds each system's ``GameChange``s, in the same games."""
     cdef Py_ssize_t count = len(systems[0]), width = len(systems), rows = 0
     cdef Py_ssize_t g, s, at, size
     cdef bytes out
@@ -161,9 +161,10 @@ def game_rows(list records, object period_id, dict ids, tuple systems):
 def period_rows(
     object period_id, list players, dict played, dict ids, list systems, list fields
 ):
-    """(The bytes, the number) of every PeriodRating row of one period, as ``rate._period_rows`` makes them when
-    every system rated every player: for each player, the period, her id, her games,
-    every system's (rating before, rating after, deviation after), then ``fields``.
+    """(The bytes, the number) of every PeriodRating row of one period, as
+    ``rate._period_rows`` makes them when every system rated every player: for each
+    player, the period, her id, her games, every system's (rating before, rating after,
+    deviation after), then ``fields``.
     ``systems`` holds per system (the states before, the default state, the states
     after, the deviation's attribute or None for a NULL column); ``fields`` the state
     columns after them as (system's position, attribute, column type)."""
@@ -185,6 +186,8 @@ def period_rows(
         deviations.append(deviation)
         size += 12 * 2 + (4 if deviation is None else 12)
     for at, (owner, name, kind) in enumerate(fields):
+        if not 0 <= owner < width:  # indexes ``ended`` unchecked below
+            raise ValueError(f"no system at {owner!r}")
         owners.append(owner)
         names.append(name)
         codes[at] = TYPE_CODES[kind]

@@ -153,6 +153,8 @@ def test_a_value_a_column_cannot_hold_fails_instead_of_being_written():
             ids,
             ((GameChange(0, {"1": 1.0}, {"1": 1.0}),), (GameChange(1, {"1": 1.0}, {"1": 1.0}),)),
         )
+    with pytest.raises(ValueError, match="no system at 1"):
+        compiled.period_rows(3, [], {}, ids, [({}, None, {}, None)], [(1, "games", "int4")])
     elo = EloState(1500.0, games=2**31, reached_top=False)  # more games than int4 holds
     with pytest.raises(OverflowError):
         compiled.period_rows(
