@@ -148,3 +148,45 @@ def test_the_egg_timer_on_a_phone_passes_the_seat_that_did_not_move_in_time(
     game.refresh_from_db()
     assert game.moves == [RECORD[0], "pass"]
     assert game.plies.get(number=2).timed_out
+
+
+def test_a_phone_shows_the_last_ply_when_the_answers_to_its_catch_ups_come_slowly(
+    browser, wait, asgi_server, table
+):
+    """Two plies announced close together make the page read the game twice; when the
+    answers come slowly, the first read's answer used to count as a ply drawn on the
+    phone meanwhile, and the second read's (the newer state) was thrown away: the page
+    stayed a ply behind until the next ply. Each read now waits for the one before."""
+    game, seats = table
+    pages = {}
+    for seat in seats[:2]:
+        browser.switch_to.new_window("window")
+        browser.set_window_size(390, 844)
+        browser.get(
+            asgi_server.url + reverse("games:record-token", args=[game.pk, seat.report_token])
+        )
+        wait(socket_open, 15)
+        pages[seat.position] = browser.current_window_handle
+    # The second phone reads the game's state slowly: every answer (to a request sent at
+    # once, so it holds the state of that moment) arrives 1.5 s late.
+    browser.switch_to.window(pages[2])
+    browser.execute_script(
+        """const real = window.fetch;
+        window.fetch = (url, options) =>
+          String(url).includes("/state/")
+            ? real(url, options).then((answer) => new Promise((done) => setTimeout(() => done(answer), 1500)))
+            : real(url, options);"""
+    )
+    browser.switch_to.window(pages[1])
+    for ply in (1, 2):
+        answer = browser.execute_async_script(
+            """const [url, body, done] = arguments;
+            const csrf = document.querySelector("input[name=csrfmiddlewaretoken]").value;
+            fetch(url, {method: "POST", body, headers: {"Content-Type": "application/json", "X-CSRFToken": csrf}})
+              .then((r) => r.json()).then(done, (e) => done({error: String(e)}));""",
+            browser.current_url,
+            json.dumps({"ply": ply, "move": RECORD[ply - 1], "key": uuid.uuid4().hex}),
+        )
+        assert answer.get("ok"), answer
+    browser.switch_to.window(pages[2])
+    wait(lambda b: plies_shown(b) == 2, 10)

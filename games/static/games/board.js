@@ -268,7 +268,8 @@ function startReplay() {
         const response = await fetch(`${data.urls.state}?legal=0`, { headers: { Accept: "application/json" } });
         if (!response.ok) return;
         const state = await response.json();
-        if (state.version === version) return;
+        // Answers may come out of order: an older state never replaces a newer one.
+        if (state.version <= version) return;
         const atEnd = ply === moves.length;
         version = state.version;
         frames = replayFrames({ ...data.record, moves: state.moves });
@@ -435,7 +436,29 @@ function startRecord() {
     return enqueuing > 0 || (await queued()).length > 0 || enqueuing > 0;
   }
 
-  async function refresh() {
+  // One read of the game at a time, and one more after it when news came meanwhile:
+  // with two reads in flight, the first one's answer changed the moves under the second,
+  // which then took the newer state for a ply drawn here and dropped it (the page stayed
+  // a ply behind until the next one).
+  let reading = null;
+  let readAgain = false;
+  function refresh() {
+    if (reading) {
+      readAgain = true;
+      return reading;
+    }
+    reading = (async () => {
+      do {
+        readAgain = false;
+        await readState();
+      } while (readAgain);
+    })().finally(() => {
+      reading = null;
+    });
+    return reading;
+  }
+
+  async function readState() {
     if (busy || (await ahead())) return;
     const drawn = moves.length;
     try {
