@@ -133,6 +133,9 @@ def test_the_keyboard_alone_records_a_move(browser, wait, login, live_server, ga
     focused.send_keys(Keys.ENTER)
     wait(lambda b: plies_shown(b) == 1)
     assert browser.find_element(By.CSS_SELECTOR, "#pg-moves li").text == "W-W1B"
+    # Saved before the test ends: the page sends the ply after drawing it, and a write
+    # still running when the test's tables are flushed deadlocked the flush (a red CI).
+    wait(lambda b: Game.objects.get(pk=game.pk).moves == ["W-W1B"])
 
 
 def test_the_services_error_is_shown_beside_the_board(browser, wait, live_server, game):
