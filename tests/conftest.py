@@ -55,6 +55,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "core: touches no database (added automatically)")
+    config.addinivalue_line(
+        "markers", "production: runs against the production site (tests/browser/production)"
+    )
 
 
 # A test-only hasher: Django's PBKDF2 costs about 0.24 s of CPU per password, and the

@@ -9,14 +9,15 @@ How the signal is cut, and why two ways at once:
 - the service worker: its fetches are its own target's, which Selenium's CDP session
   (the page's) does not reach, so the conditions above do not apply to them. The live
   server is made to drop every connection without an answer instead (`no_signal`), which
-  is what a request sent into a dead network gets: no response at all.
+  is what a request sent into a dead network gets: no response at all. On the production
+  site (tests/browser/production) its front, nginx, drops them instead.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -37,9 +38,12 @@ COMMAND = Actor.command()
 
 
 class Signal:
-    def __init__(self, browser: Any, state: dict[str, Any]) -> None:
+    def __init__(
+        self, browser: Any, drop: Callable[[bool], None], last: Callable[[], float]
+    ) -> None:
         self.browser = browser
-        self.state = state
+        self.drop = drop  # drop(True): the server drops every request unanswered
+        self.last = last  # when the server last got a request (time.monotonic)
 
     def _conditions(self, offline: bool) -> None:
         self.browser.execute_cdp_cmd("Network.enable", {})
@@ -49,11 +53,11 @@ class Signal:
         )
 
     def cut(self) -> None:
-        self.state["off"] = True
+        self.drop(True)
         self._conditions(True)
 
     def restore(self) -> None:
-        self.state["off"] = False
+        self.drop(False)
         self._conditions(False)
 
     def settle(self, quiet: float = 1.0, timeout: float = 15.0) -> None:
@@ -62,15 +66,21 @@ class Signal:
         signal still cut, not restored (where it would be stored, and the test would
         race it)."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() - self.state["last"] < quiet:
+        while time.monotonic() - self.last() < quiet:
             assert time.monotonic() < deadline, "the server kept getting requests"
             time.sleep(0.05)
 
 
 @pytest.fixture
-def no_signal(browser: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Signal]:
+def no_signal(browser: Any, live_server: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Signal]:
     """signal.cut() / signal.restore(): see the module's docstring."""
     from django.core.servers import basehttp
+
+    if hasattr(live_server, "drop_requests"):  # the production site's front
+        signal = Signal(browser, live_server.drop_requests, live_server.last_request)
+        yield signal
+        signal.restore()
+        return
 
     state: dict[str, Any] = {"off": False, "last": 0.0}
     parse = basehttp.WSGIRequestHandler.parse_request
@@ -86,7 +96,7 @@ def no_signal(browser: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Signal]
         return bool(parse(handler))
 
     monkeypatch.setattr(basehttp.WSGIRequestHandler, "parse_request", parse_request)
-    signal = Signal(browser, state)
+    signal = Signal(browser, lambda off: state.update(off=off), lambda: state["last"])
     yield signal
     signal.restore()
 
