@@ -9,9 +9,10 @@ from django.utils import timezone
 
 
 class IdempotencyKey(models.Model):
-    """The first request sent with ``key`` and its final answer (services/idempotency.py).
-    ``status`` stays empty while that request is being processed; a key belongs to one
-    actor and one path, and is kept 7 days."""
+    """The first request sent with ``key`` and its final answer, compact
+    (services/idempotency.py). ``status`` stays empty while that request is being
+    processed; a key belongs to one actor, one path and one request body, and is kept
+    7 days."""
 
     # Unique across actors: a key sent by another actor (or to another path) is refused,
     # never answered with someone else's stored answer.
@@ -20,10 +21,17 @@ class IdempotencyKey(models.Model):
     actor = models.CharField(max_length=40)
     path = models.CharField(max_length=300)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # SHA-256 of the method, path and body: the same key with another body is a 422.
+    # Empty for a key stored before the hash was kept (gone after its 7 days).
+    request_hash = models.CharField(max_length=64, default="", blank=True)
     status = models.PositiveSmallIntegerField(null=True, blank=True)
-    # The headers a replay repeats (Content-Type, Location, htmx's) and the body.
+    # What a replay repeats: a few hundred bytes at most, never the whole game or page
+    # (10,000 keys of one link once stored 23.2 MB). The headers kept (Content-Type,
+    # Location, htmx's) and the body when it was that small, else ``compacted`` and the
+    # outcome in its place (tournaments/offline.py).
     headers = models.JSONField(default=dict, blank=True)
     body = models.BinaryField(default=b"", blank=True)
+    compacted = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"{self.key} ({self.actor} {self.path})"
