@@ -200,6 +200,9 @@ if REDIS_URL:
 else:
     # One layer: in-memory layers of two names would not reach each other.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Open sockets one address may hold; beyond, a socket is closed with 4429 and its page
+# polls (docs/operations.md). A venue behind one address may need more.
+LIVE_SOCKETS_PER_ADDRESS = env_int("LIVE_SOCKETS_PER_ADDRESS", 20)
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
@@ -312,6 +315,10 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "writes": env_str("THROTTLE_WRITES", "600/minute"),
         "login": env_str("THROTTLE_LOGIN", "10/minute"),
+        # The pages' writes (tournaments/throttles.py): per link or signed-in user, and
+        # per address; a venue's players may all share one address.
+        "link_writes": env_str("THROTTLE_LINK_WRITES", "600/minute"),
+        "address_writes": env_str("THROTTLE_ADDRESS_WRITES", "3000/minute"),
     },
 }
 SPECTACULAR_SETTINGS = {

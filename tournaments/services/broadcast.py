@@ -23,6 +23,9 @@ logger = logging.getLogger(__name__)
 
 # The consumer's message type (views/sockets.py sends its text to the page).
 MESSAGE = "game.changed"
+# Who may see the tournament, or where, changed: each socket checks again whether its
+# visitor may still listen, and closes if not (views/sockets.py).
+VISIBILITY = "tournament.visibility"
 
 
 def tournament_group(tournament_id: int) -> str:
@@ -57,4 +60,21 @@ def _send(game_id: int) -> None:
     except Exception:  # noqa: BLE001 - the news may fail; the write it follows has not.
         logger.warning(
             "live: could not announce game %s (pages poll meanwhile)", game_id, exc_info=True
+        )
+
+
+def visibility_changed_on_commit(tournament_id: int) -> None:
+    """The tournament was unpublished, moved, deleted or lost a director: once that is
+    committed, its sockets check again who may listen."""
+    transaction.on_commit(partial(_send_visibility, tournament_id))
+
+
+def _send_visibility(tournament_id: int) -> None:
+    try:
+        async_to_sync(_layer().group_send)(tournament_group(tournament_id), {"type": VISIBILITY})
+    except Exception:  # noqa: BLE001 - with the layer down the sockets are closed anyway.
+        logger.warning(
+            "live: could not tell tournament %s's sockets to check again",
+            tournament_id,
+            exc_info=True,
         )

@@ -25,6 +25,7 @@ from tournaments.standings import ALL_TIE_BREAKS
 
 from .actor import Actor, require_actor
 from .audit import audit_record
+from .broadcast import visibility_changed_on_commit
 from .deciders import check_decider_settings, deciders_sync_tournament
 from .entries import open_for_entries
 from .errors import ConflictError, ServiceError
@@ -63,6 +64,8 @@ SCORED = (
     "pre_round",
     "pre_round_counts",
 )
+# Who may see the tournament, or at which address: its open sockets check again.
+VISIBILITY = ("published", "club", "name")
 # What an even turn is worth depends on these (docs/scoring.md, "Time weighting").
 TURN_SETTINGS = ("games_per_turn_2", "factor_2", "games_per_turn_3", "factor_3")
 EDITABLE = (
@@ -317,6 +320,8 @@ def tournament_update(
             )
         if any(f in SCORED for f in changed):
             standings_changed(tournament=locked)
+        if any(f in VISIBILITY for f in changed):
+            visibility_changed_on_commit(locked.pk)
         if guarded and first_round is not None:
             _ratings_changed(tournament=locked, first_round=first_round, by=by)
         locked.refresh_from_db()
@@ -338,6 +343,7 @@ def tournament_directors_set(
         if before != after:
             locked.directors.set(directors)
             audit_record(tournament=locked, by=by, action="directors", before=before, after=after)
+            visibility_changed_on_commit(locked.pk)
     return locked
 
 
@@ -382,6 +388,7 @@ def tournament_delete(*, tournament: Tournament, by: Actor) -> None:
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         _ratings_forget(tournament=locked, by=by)
+        visibility_changed_on_commit(locked.pk)
         locked.delete()
 
 
