@@ -6,6 +6,10 @@
 // API does all we need, and a library would add nothing but bytes.
 
 const RETRY_MS = [1000, 2000, 5000, 10000, 20000];
+// The server's close codes (tournaments/views/sockets.py): the tournament is no longer
+// to be seen here (unpublished, moved, deleted), or this address holds too many sockets.
+const CLOSE_HIDDEN = 4403;
+const CLOSE_TOO_MANY = 4429;
 
 /**
  * follow({path, onGame, onCatchUp, pollMs}): onGame(state) for each message; onCatchUp()
@@ -51,9 +55,18 @@ export function follow({ path, onGame, onCatchUp, pollMs = 4000 }) {
         // A message we cannot read is skipped; the next poll or message brings the state.
       }
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
+      if (event.code === CLOSE_HIDDEN) {
+        // Nothing more to follow: a reload shows the page as it now is (a 404).
+        closed = true;
+        stopPolling();
+        document.documentElement.dataset.live = "hidden";
+        return;
+      }
       document.documentElement.dataset.live = "poll";
       startPolling();
+      // Too many sockets from here: this page polls and does not ask again.
+      if (event.code === CLOSE_TOO_MANY) return;
       if (!closed) retry = setTimeout(open, RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]);
     });
   }
