@@ -2,24 +2,31 @@
 offline queue sends with each item, read here once for every endpoint that takes one.
 
 - ``Idempotency-Key``: `idempotent` wraps a view (a plain view, or an API view's
-  handler) so that the first request with a key runs and its answer is stored, and any
-  later one gets that answer again with ``Idempotency-Replayed: true``, writing nothing
-  (services/idempotency.py).
+  handler) so that the first request with a key runs and a compact answer is stored
+  with a hash of the request, and any later one with the same request gets that answer
+  again with ``Idempotency-Replayed: true``, writing nothing; with another body it is a
+  422 (services/idempotency.py).
 - ``X-Agon-Queued-At``: the moment the item was typed; `queued_at` reads it, and the
   services keep what no longer fits for the organiser instead of refusing it
-  (services/result_path.py, `game_result_sync`).
+  (services/result_path.py, `game_result_sync`); a queued result names the ``version``
+  it was typed against (services/results.py, `_write`).
 - `outcome_response`: the JSON a queue reads for what became of its item.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import parse_qsl
 
 from django.db import DatabaseError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.http.request import RawPostDataException
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
 from rest_framework.views import APIView
@@ -30,6 +37,7 @@ from tournaments.services.actor import Actor
 from tournaments.services.errors import ServiceError
 from tournaments.services.idempotency import (
     FIELD,
+    MAX_BODY,
     KeyMismatch,
     Stored,
     check_key,
@@ -42,6 +50,10 @@ QUEUED_AT = "X-Agon-Queued-At"
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 # What a replay repeats besides the body: the content type, a redirect's target, htmx's.
 _KEPT_HEADERS = ("content-type", "location")
+_HEADER_MAX = 200
+# What a form's body carries that is not the request's: its CSRF token goes stale with
+# any sign-in on the device, and the queue sends the item again without it.
+_NOT_THE_REQUEST = {"csrfmiddlewaretoken"}
 
 
 def queued_at(request: HttpRequest | Request) -> datetime | None:
@@ -87,25 +99,103 @@ def _actor(request: HttpRequest | Request, kwargs: dict[str, Any]) -> Actor | No
     return None
 
 
+def request_hash(request: HttpRequest) -> str:
+    """SHA-256 of what the request asks: its method, path and body, read for meaning (a
+    form's fields in any order and without its CSRF token, JSON with its keys sorted),
+    so that a queue's retry of a page's request is the same request."""
+    try:
+        raw = request.body
+    except RawPostDataException:  # read as a stream already: its parsed fields
+        raw = "&".join(f"{k}={v}" for k, vs in request.POST.lists() for v in vs).encode()
+    content_type = getattr(request, "content_type", "") or ""
+    body: bytes = raw
+    if content_type == "application/x-www-form-urlencoded":
+        fields = parse_qsl(raw.decode("utf-8", "replace"), keep_blank_values=True)
+        body = json.dumps(sorted(f for f in fields if f[0] not in _NOT_THE_REQUEST)).encode()
+    elif "json" in content_type:
+        with contextlib.suppress(ValueError, RecursionError):  # not JSON after all: its bytes
+            body = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")).encode()
+    digest = hashlib.sha256(f"{request.method}\n{request.path}\n".encode())
+    digest.update(body)
+    return digest.hexdigest()
+
+
+def _kept_body(body: bytes) -> bool:
+    """An answer a replay repeats as it was: nothing (a redirect), a queue's outcome, or
+    the one error shape, in a few hundred bytes. Anything else (the game, the board's
+    state, a page or a row) is not kept."""
+    if not body:
+        return True
+    if len(body) > MAX_BODY:
+        return False
+    parsed: Any = None
+    with contextlib.suppress(ValueError, RecursionError):
+        parsed = json.loads(body)
+    return isinstance(parsed, dict) and (
+        "error" in parsed or (bool(parsed) and set(parsed) <= {"outcome", "detail"})
+    )
+
+
+def _compact(response: HttpResponseBase) -> Stored:
+    """What a replay of ``response`` repeats, in a few hundred bytes: the answer itself
+    when it is an outcome, an error or a redirect; else the outcome in its place (an API
+    replay reads the game again: `idempotent`'s ``reread``)."""
+    headers = {
+        name: value
+        for name, value in response.items()
+        if (name.lower() in _KEPT_HEADERS or name.lower().startswith("hx-"))
+        and len(value) <= _HEADER_MAX
+    }
+    body = response.content
+    if _kept_body(body):
+        return Stored(response.status_code, headers, body)
+    if response.status_code < 400:
+        shown: dict[str, Any] = {
+            "outcome": "saved",
+            "detail": _("answered already; read the game again for what it holds now"),
+        }
+    else:
+        parsed: Any = None
+        with contextlib.suppress(ValueError, RecursionError):  # a page or a row
+            parsed = json.loads(body)
+        error = parsed.get("error") if isinstance(parsed, dict) else None
+        if not isinstance(error, dict):
+            error = {}  # its message is not kept
+        field = error.get("field")
+        shown = {
+            "error": {
+                "code": str(error.get("code") or "invalid")[:40],
+                "field": field[:60] if isinstance(field, str) else None,
+                "message": str(error.get("message") or _("refused when first sent")),
+            }
+        }
+    encoded = json.dumps(shown, ensure_ascii=False).encode()
+    while len(encoded) > MAX_BODY:  # a long message, shortened to fit
+        text = shown["error"]["message"]
+        shown["error"]["message"] = text[: len(text) - (len(encoded) - MAX_BODY) // 4 - 1]
+        encoded = json.dumps(shown, ensure_ascii=False).encode()
+    # The htmx headers spoke of the body that is not kept.
+    kept = {n: v for n, v in headers.items() if n.lower() == "location"}
+    kept["Content-Type"] = "application/json"
+    return Stored(response.status_code, kept, encoded, compacted=True)
+
+
 def _replay(stored: Stored) -> HttpResponse:
     response = HttpResponse(stored.body, status=stored.status)
     for name, value in stored.headers.items():
         response[name] = value
-    response["Idempotency-Replayed"] = "true"
     return response
 
 
-def _kept_headers(response: HttpResponseBase) -> dict[str, str]:
-    return {
-        name: value
-        for name, value in response.items()
-        if name.lower() in _KEPT_HEADERS or name.lower().startswith("hx-")
-    }
-
-
-def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
+def idempotent(
+    view: Callable[..., Any] | None = None, *, reread: Callable[..., Any] | None = None
+) -> Any:
     """Run ``view`` (a view function, or an API view's handler method) at most once per
-    ``Idempotency-Key``. Without the header, or for a read, the view runs as always."""
+    ``Idempotency-Key``. Without the header, or for a read, the view runs as always.
+    ``reread`` (an API handler's signature): the answer of a replay whose first answer,
+    a 200, was too big to keep (the game): the game as it now is."""
+    if view is None:
+        return functools.partial(idempotent, reread=reread)
 
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> HttpResponseBase:
@@ -121,28 +211,27 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
         by = _actor(request, kwargs)
         if by is None:
             return view(*args, **kwargs)  # nobody to scope the key to: the view refuses
+        asked = request_hash(request._request if api else request)
         with transaction.atomic():
             try:
-                stored = idempotency_claim(key=key, path=request.path, by=by)
+                stored = idempotency_claim(key=key, path=request.path, request_hash=asked, by=by)
             except KeyMismatch as exc:
                 return error_response(exc.message, status=422, code="invalid", field=exc.field)
             except ServiceError as exc:
                 return service_error_response(exc)
             if stored is not None:
-                return _replay(stored)
+                answer: HttpResponseBase = _replay(stored)
+                if stored.compacted and stored.status == 200 and reread is not None and api:
+                    answer = _run(reread, api, args, kwargs)
+                answer["Idempotency-Replayed"] = "true"
+                return answer
             response = _run(view, api, args, kwargs)
             if response.status_code >= 500 or getattr(response, "streaming", False):
                 transaction.set_rollback(True)  # the key is free for the retry
                 return response
             try:
                 with transaction.atomic():
-                    idempotency_store(
-                        key=key,
-                        status=response.status_code,
-                        headers=_kept_headers(response),
-                        body=response.content,
-                        by=by,
-                    )
+                    idempotency_store(key=key, answer=_compact(response), by=by)
             except DatabaseError:
                 # The view left the transaction unusable (a failed statement outside a
                 # savepoint): nothing of it is kept, the sender may retry.

@@ -910,6 +910,16 @@ class SubmissionViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
         return Response(s.GameSerializer(game).data)
 
 
+def game_again(
+    view: generics.GenericAPIView, request: Request, *args: Any, **kwargs: Any
+) -> Response:
+    """A replayed write's answer (docs/offline.md): its key keeps no game, so the game
+    is read again as it now is, by the same lookup as the write's."""
+    token = kwargs.get("token")
+    game = _player(token, kwargs["game_id"])[1] if token else view.get_object()
+    return Response(s.GameSerializer(game).data)
+
+
 class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
     """A game and its result. PUT/PATCH records a result: pieces out, a move record
     the rules engine validates, or the online client's event list."""
@@ -937,7 +947,7 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
             409: OpenApiResponse(description="the game changed since `version`"),
         },
     )
-    @idempotent
+    @idempotent(reread=game_again)
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = self.get_object()
         by = Actor.director(request.user)
@@ -969,7 +979,7 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
         responses={200: s.GameSerializer, 409: OpenApiResponse(description="another ply")},
     )
     @action(detail=True, methods=["post"], url_path="plies")
-    @idempotent
+    @idempotent(reread=game_again)
     def plies(self, request: Request, pk: str) -> Response:
         """Record the game live, one ply at a time (or undo the last), as the board does."""
         return game_answer(record_ply(self.get_object(), request, Actor.director(request.user)))
@@ -1076,7 +1086,7 @@ class ReportView(WriteThrottled, generics.GenericAPIView):
     serializer_class = s.GameResultSerializer
 
     @extend_schema(request=s.GameResultSerializer, responses={200: s.GameSerializer})
-    @idempotent
+    @idempotent(reread=game_again)
     def post(self, request: Request, token: str, game_id: int) -> Response:
         by, game = _player(token, game_id)
         return game_answer(record_result(game, request, by))
@@ -1090,7 +1100,7 @@ class PlyView(WriteThrottled, generics.GenericAPIView):
     serializer_class = s.PlySerializer
 
     @extend_schema(request=s.PlySerializer, responses={200: s.GameSerializer})
-    @idempotent
+    @idempotent(reread=game_again)
     def post(self, request: Request, token: str, game_id: int) -> Response:
         by, game = _player(token, game_id)
         return game_answer(record_ply(game, request, by))
@@ -1103,7 +1113,7 @@ class ConfirmView(WriteThrottled, generics.GenericAPIView):
     serializer_class = s.ConfirmSerializer
 
     @extend_schema(request=s.ConfirmSerializer, responses={200: s.GameSerializer})
-    @idempotent
+    @idempotent(reread=game_again)
     def post(self, request: Request, token: str, game_id: int) -> Response:
         by, game = _player(token, game_id)
         data = s.ConfirmSerializer(data=request.data)

@@ -342,6 +342,14 @@ def _write(
     queued_at: datetime | None = None,
 ) -> Game:
     check_actor_at_table(by=by, game=game)
+    if queued_at is not None and version is None and not by.is_player:
+        # A queued director's entry is checked against the version it was typed
+        # against; without one it would replace whatever was entered meanwhile. The
+        # pages' queue always sends it (a player's report never replaces a result).
+        raise ServiceError(
+            _("an entry sent from an offline queue must name the version it was typed against"),
+            field="version",
+        )
     if queued_at is None or result.status == IN_PROGRESS:
         return _write_now(game=game, version=version, by=by, result=result)
     # Sent from an offline queue (docs/offline.md): what no longer fits is kept for the
