@@ -14,6 +14,7 @@ import time
 import uuid
 from datetime import date
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import websockets
@@ -359,3 +360,75 @@ def test_a_join_that_fails_on_a_stale_redis_connection_is_tried_again_at_once(mo
 
     asyncio.run(watch())
     assert len(calls) == 2
+
+
+class FreezingProxy:
+    """A TCP proxy in front of Redis whose connections made so far can be frozen: they
+    stay open and carry nothing, as a pooled connection whose peer went away without a
+    word (Redis restarted elsewhere, a NAT forgot it); new connections reach Redis."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.upstream = (host, port)
+        self.frozen: list[asyncio.Event] = []
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection(*self.upstream)
+        frozen = asyncio.Event()
+        self.frozen.append(frozen)
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            while data := await src.read(65536):
+                if frozen.is_set():
+                    return  # swallowed: the other side waits for an answer
+                dst.write(data)
+                await dst.drain()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    def freeze(self) -> None:
+        for frozen in self.frozen:
+            frozen.set()
+
+    def close(self) -> None:
+        assert self.server is not None
+        self.server.close()
+
+
+def test_a_join_on_a_pooled_redis_connection_that_hangs_is_tried_again_on_a_fresh_one(settings):
+    default = settings.CHANNEL_LAYERS["default"]
+    if "CONFIG" not in default:
+        pytest.fail("this test needs the Redis channel layer (the test command's pass 2)")
+    tournament, game, seat = game_of()
+    host = default["CONFIG"]["hosts"][0]
+    url = urlsplit(host["address"])
+
+    async def watch() -> float:
+        proxy = FreezingProxy(url.hostname or "127.0.0.1", url.port or 6379)
+        port = await proxy.start()
+        # The sockets' layer as production has it (a 30 s read timeout), through the proxy.
+        through = {**host, "address": f"redis://127.0.0.1:{port}{url.path}"}
+        settings.CHANNEL_LAYERS = {
+            **settings.CHANNEL_LAYERS,
+            "default": {**default, "CONFIG": {**default["CONFIG"], "hosts": [through]}},
+        }
+        channel_layers.backends.clear()
+        first = communicator(tournament)
+        assert (await first.connect())[0]  # its join leaves a connection in the pool
+        await first.disconnect()
+        proxy.freeze()
+        second = communicator(tournament)
+        started = time.monotonic()
+        assert (await second.connect(timeout=10))[0]
+        took = time.monotonic() - started
+        await database_sync_to_async(ply)(game, seat, 1)
+        assert await next_plies(second) == 1
+        await second.disconnect()
+        proxy.close()
+        return took
+
+    assert asyncio.run(watch()) < sockets.JOIN_SECONDS + 1
