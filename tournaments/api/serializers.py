@@ -506,7 +506,9 @@ class GameResultSerializer(serializers.Serializer):
         "(section 21). Without it a record that stops before the end is a game in progress.",
     )
     version = serializers.IntegerField(
-        required=False, help_text="Refuse the write if the game changed since."
+        required=False,
+        help_text="Refuse the write if the game changed since. Required for a director's "
+        "result sent from an offline queue (with `X-Agon-Queued-At`).",
     )
     position = serializers.IntegerField(
         required=False,
