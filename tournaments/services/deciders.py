@@ -267,15 +267,24 @@ def lock_decider_table(game: Game) -> None:
     match locks the table before its decider (decider_sync), so both take the locks in
     one order and never wait for each other."""
     if game.decider:
-        list(Table.objects.select_for_update().filter(pk=game.table_id).values_list("pk"))
+        # The table's row alone: Table's default ordering joins its round and tournament,
+        # which a plain FOR UPDATE would lock as well (see `lock_game`).
+        list(
+            Table.objects.select_for_update(of=("self",)).filter(pk=game.table_id).values_list("pk")
+        )
 
 
 def lock_game(game: Game) -> Game:
     """The game's row, locked for a write (its decider's table first, see
     `lock_decider_table`); a decider taken away meanwhile is a conflict, never a 500."""
     lock_decider_table(game)
+    # `of=("self",)`: the joined table, round and tournament (select_related, and Game's
+    # default ordering) are read, not locked. Locked too (PostgreSQL's plain FOR UPDATE
+    # locks every joined row), the round blocked the rating job's commit (its
+    # foreign-key check on the round) while this transaction waited for the job's
+    # tournament row: a deadlock (issue 41).
     locked = (
-        Game.objects.select_for_update()
+        Game.objects.select_for_update(of=("self",))
         .select_related("table__round__tournament")
         .filter(pk=game.pk)
         .first()

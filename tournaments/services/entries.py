@@ -260,8 +260,12 @@ def entries_reseed_by_rating(
     prior = _prior_ranks(tournament, source) if source is not None else {}
     with transaction.atomic():
         open_for_entries(Tournament.objects.select_for_update().get(pk=tournament.pk))
+        # The entries only: their players are read (a plain FOR UPDATE would lock the
+        # joined players too, which a rating job's writes wait for; issue 41).
         entries = list(
-            tournament.entries.select_for_update().select_related("player").order_by("seed")
+            tournament.entries.select_for_update(of=("self",))
+            .select_related("player")
+            .order_by("seed")
         )
         blank = [e for e in entries if e.rating is None]
         known = _known_ratings(tournament, [e.player_id for e in blank])
@@ -336,7 +340,14 @@ def _prior_ranks(tournament: Tournament, source: Tournament | Season) -> dict[in
 
 
 def _locked(entry: Entry) -> Entry:
-    locked = Entry.objects.select_for_update().select_related("player").filter(pk=entry.pk).first()
+    # The entry only; its player is locked where it is renamed (`_entry_rename`), not on
+    # every edit (a plain FOR UPDATE locks the joined player too; issue 41).
+    locked = (
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .filter(pk=entry.pk)
+        .first()
+    )
     if locked is None:
         raise ConflictError(_("this player was removed meanwhile; reload"), field="entry")
     return locked

@@ -36,6 +36,7 @@ from .results import (
     game_record_out,
     players_of,
 )
+from .retry import retried
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,7 @@ def _repeats_final_result(game: Game, out: Sequence[int | None], finished: bool)
     return game.status == status and game.out_list(len(out)) == list(out)
 
 
+@retried
 def game_result_record(
     *,
     game: Game,
@@ -214,6 +216,7 @@ def _version(game: Game) -> int | None:
     return Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
 
 
+@retried
 def game_result_sync(
     *,
     game: Game,
@@ -245,6 +248,7 @@ def game_result_sync(
     return Outcome("saved", _("saved"), saved)
 
 
+@retried
 def game_confirm_sync(*, game: Game, by: Actor) -> Outcome:
     """A player's confirmation, saying what became of it (see `game_result_sync`)."""
     before = _version(game)

@@ -149,7 +149,9 @@ def _team_name(name: object, field: str = "name") -> str:
 
 def _locked_team(team: Team) -> Team:
     locked = (
-        Team.objects.select_for_update()
+        # The team only: its entries and players are read (a plain FOR UPDATE would lock
+        # every joined row too; issue 41).
+        Team.objects.select_for_update(of=("self",))
         .select_related("first__player", "second__player")
         .filter(pk=team.pk)
         .first()
@@ -195,7 +197,8 @@ def team_form(*, tournament: Tournament, name: str, first: Entry, second: Entry,
         chosen = []
         for field, entry in (("first", first), ("second", second)):
             locked = (
-                Entry.objects.select_for_update()
+                # The entry only, not its joined player (issue 41).
+                Entry.objects.select_for_update(of=("self",))
                 .select_related("player")
                 .filter(pk=getattr(entry, "pk", None), tournament=tournament)
                 .first()
