@@ -295,10 +295,11 @@ def test_results_typed_offline_wait_apart_hold_the_way_on_and_are_all_saved_late
     # from the worker's copy.
     browser.get(sheets_url)
     assert browser.find_elements(By.CSS_SELECTOR, "svg.qr")
-    assert browser.find_element(By.CSS_SELECTOR, "link[href*='print.css']")
+    # agon/print.css, or its hashed name (agon/print.0123456789ab.css) in production.
+    assert browser.find_element(By.CSS_SELECTOR, "link[href*='agon/print.'][href$='.css']")
     assert browser.execute_script(
-        "return [...document.styleSheets].some((s) => s.href && s.href.includes('print.css')"
-        " && s.cssRules.length > 0)"
+        "return [...document.styleSheets].some((s) => /agon\\/print\\.([0-9a-f]{12}\\.)?css$/"
+        ".test(s.href ?? '') && s.cssRules.length > 0)"
     )
     browser.get(url)
     wait(lambda b: progress(b) == f"{total - 5} of {total} games in, 5 waiting")

@@ -29,7 +29,9 @@ def _worker_source() -> str:
 def service_worker(request: HttpRequest) -> HttpResponse:
     """/sw.js: the worker, told where the static files are. Never cached as a file: the
     browser compares it byte for byte to take up a new version."""
-    prefix = json.dumps(static(""))
+    # The storage's base address, not static(""): the manifest storage of production has
+    # no entry for "" (a 500). Every collected file, hashed or not, is under it.
+    prefix = json.dumps(staticfiles_storage.base_url)
     response = HttpResponse(
         f"const AGON_STATIC = {prefix};\n{_worker_source()}", content_type="text/javascript"
     )
