@@ -62,6 +62,9 @@ class Ruleset:
     picture: PictureFn | None = None
     # A random legal game for the demo; None: the demo plays the game its own way.
     demo_record: DemoRecord | None = None
+    # Reads one move of the game's notation (the engine's `parse_move`; raises a
+    # ValueError with the reason): a ply is read before anything of it is stored.
+    parse_move: Callable[[str], object] | None = None
     # What else differs between the games: the layers above ask these, never the name
     # (tests/games/test_rulesets_are_the_only_switch.py). False is the family's default.
     # A seat's result is its pieces out (section 2), already on the rating core's 0..3
@@ -203,7 +206,9 @@ def _family(module: str, *, immutable: bool, demo: DemoRecord) -> Ruleset | None
     else:
         start = game_start(replay.check_record, replay.start_game, engine.parse_move)
     picture = import_module(f"games.pictures.{module}").picture
-    return replace(ruleset, start=start, picture=picture, demo_record=demo)
+    return replace(
+        ruleset, start=start, picture=picture, demo_record=demo, parse_move=engine.parse_move
+    )
 
 
 _loaded = False
@@ -233,6 +238,7 @@ def _load_builtin() -> None:
             has_board_page=True,
             imports_online_events=True,
             book_minutes=((2, 20), (3, 40), (4, 80)),
+            parse_move=pentagame.parse_move,
         )
     )
     family: list[tuple[str, bool, DemoRecord]] = [

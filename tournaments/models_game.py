@@ -9,6 +9,7 @@ from functools import lru_cache, reduce
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 MAX_SEATS = 4
@@ -227,7 +228,12 @@ class Ply(models.Model):
     by_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # When the table made it: for a ply sent from an offline queue, the time its device
+    # claims (a label for statistics and order, docs/offline.md).
     at = models.DateTimeField()
+    # When the server received it: the egg timer counts from this, never from a
+    # device's clock (services/plies.py).
+    received_at = models.DateTimeField(default=timezone.now)
     # Recorded by the egg timer: the seat did not move in time and lost her turn.
     timed_out = models.BooleanField(default=False)
 

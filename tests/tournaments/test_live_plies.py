@@ -160,9 +160,9 @@ def test_the_egg_timer_passes_the_seat_to_move_only_once_its_time_is_up():
     tournament.save(update_fields=["seconds_per_move"])
     with pytest.raises(ServiceError, match="not over yet"):
         send(game, seats[2], 2, "", timeout=True)
-    Ply.objects.filter(game=game, number=1).update(
-        at=Ply.objects.get(game=game).at - timedelta(seconds=61)
-    )
+    # The timer reads the server's receipt of ply 1 (services/plies.py).
+    earlier = Ply.objects.get(game=game).received_at - timedelta(seconds=61)
+    Ply.objects.filter(game=game, number=1).update(at=earlier, received_at=earlier)
     send(game, seats[3], 2, "", timeout=True)
     game.refresh_from_db()
     assert game.moves == [RECORD[0], "pass"]

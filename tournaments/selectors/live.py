@@ -12,7 +12,8 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Max, Min, QuerySet
+from django.db.models import F, Max, Min, QuerySet, Window
+from django.db.models.functions import RowNumber
 
 from games.pictures.pentagame import position_snapshot
 from tournaments.egg_timer import deadline
@@ -21,6 +22,9 @@ from tournaments.selectors.rounds import TableRow
 from tournaments.selectors.standings import table_teams
 
 LIVE_STATUSES = (Game.Status.PENDING, Game.Status.IN_PROGRESS)
+# The newest flags a game's state carries: a seat holds one open flag per ply
+# (services/plies.py), and however many plies were flagged the message stays small.
+MAX_FLAGS = 10
 
 
 def _variant(tournament: Tournament, seats: int) -> str:
@@ -91,7 +95,7 @@ def game_live_state(
         "order": list(order),
         "clock": clock,
         # Plies refused because another device had recorded a different one: the
-        # organiser looks at the table (services/plies.py).
+        # organiser looks at the table (services/plies.py); the newest MAX_FLAGS.
         "flagged": conflicts or [],
     }
 
@@ -117,11 +121,21 @@ def live_states(*, games: QuerySet[Game]) -> dict[int, dict[str, Any]]:
         game_id: (first, last)
         for game_id, first, last in Ply.objects.filter(game_id__in=ids)
         .values_list("game_id")
-        .annotate(first=Min("at"), last=Max("at"))
+        # The egg timer reads the server's clock, never a device's (services/plies.py).
+        .annotate(first=Min("received_at"), last=Max("received_at"))
         .values_list("game_id", "first", "last")
     }
     conflicts: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for c in PlyConflict.objects.filter(game_id__in=ids, cleared_at__isnull=True).order_by("at"):
+    newest = Window(
+        RowNumber(), partition_by=[F("game_id")], order_by=[F("at").desc(), F("pk").desc()]
+    )
+    flags = (
+        PlyConflict.objects.filter(game_id__in=ids, cleared_at__isnull=True)
+        .annotate(newest=newest)
+        .filter(newest__lte=MAX_FLAGS)
+        .order_by("at", "pk")
+    )
+    for c in flags:
         conflicts[c.game_id].append(
             {
                 "ply": c.number,
@@ -149,9 +163,10 @@ def attach_live(tables: list[TableRow]) -> None:
     flags, and four more for the round when a game is in progress or flagged."""
     ids = [g.id for t in tables for g in t.games]
     flagged = set(
-        PlyConflict.objects.filter(game_id__in=ids, cleared_at__isnull=True).values_list(
-            "game_id", flat=True
-        )
+        PlyConflict.objects.filter(game_id__in=ids, cleared_at__isnull=True)
+        .order_by()
+        .values_list("game_id", flat=True)
+        .distinct()
         if ids
         else ()
     )

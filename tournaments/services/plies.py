@@ -13,12 +13,17 @@ Beside it a `Ply` row says who sent the ply and when, and holds the sender's key
   next ply (the ply that ended the game: until an opponent confirmed its result);
 - the egg timer (section 3: "A player who does not move in time loses turn"; the sand
   timer's reading in tournaments/egg_timer.py): once the seat to move's time is over,
-  any device at the table records the engine's `pass` for her.
+  any device at the table records the engine's `pass` for her. It reads the server's
+  clock only (`Ply.received_at`): a device's claimed time labels a ply, never moves a
+  deadline;
+- a move is read by the game's notation before anything is stored, and a table holds
+  one open flag per seat and ply, so nothing one link sends grows without bound.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -40,6 +45,8 @@ KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 # A device's clock and the network are not exact: a timeout sent this early still counts.
 TIMER_SLACK = timedelta(seconds=1)
 PASS = "pass"
+# The longest move a ply holds (`Ply.move`, `PlyConflict.move`).
+MOVE_LENGTH = 64
 
 
 def _who(position: int | None) -> str:
@@ -93,7 +100,9 @@ def _check_timeout(game: Game, plies: dict[int, Ply], record: list[str]) -> date
     if first is None or last is None:
         # The timer starts with the first move recorded live (tournaments/egg_timer.py).
         raise ServiceError(_("the egg timer starts with the first move"), field="timeout")
-    lost_at = deadline(first.at, last.at, seconds)
+    # The server's times: a device that claims an early time for its ply cannot put the
+    # next seat's deadline in the past (docs/offline.md, "The clock is the server's").
+    lost_at = deadline(first.received_at, last.received_at, seconds)
     left = lost_at - timezone.now()
     if left > TIMER_SLACK:
         raise ServiceError(
@@ -105,10 +114,10 @@ def _check_timeout(game: Game, plies: dict[int, Ply], record: list[str]) -> date
 
 
 def _ply_time(game: Game, plies: dict[int, Ply], typed_at: datetime | None) -> datetime:
-    """When a ply was made: now, or for one typed without signal and sent later the
-    moment its device says it was typed (docs/offline.md), so that game lengths and the
-    egg timer count from the table, not from the signal's return. A device's clock is
-    trusted only between the ply before it (or the round's publication) and now."""
+    """When a ply was made, as a label (`Ply.at`: order, statistics' game lengths): now,
+    or for one typed without signal and sent later the moment its device says it was
+    typed (docs/offline.md). A device's clock is believed only between the ply before it
+    (or the round's publication) and now; the egg timer never reads it."""
     now = timezone.now()
     if typed_at is None:
         return now
@@ -118,32 +127,71 @@ def _ply_time(game: Game, plies: dict[int, Ply], typed_at: datetime | None) -> d
     return min(typed_at, now)
 
 
+def _read_move(game: Game, move: str) -> str:
+    """The move as sent, read by the game's notation before anything of it is stored:
+    text a ply or a flag could not hold, or the notation cannot read, is refused."""
+    # Spaces and line ends around it go; any other control character is refused below.
+    move = (move or "").strip(" \t\r\n")
+    if not move:
+        raise ServiceError(_("say which move was made"), field="move")
+    # Control and format characters (NUL, a zero-width space) are never notation, and
+    # some engines would read past them.
+    if len(move) > MOVE_LENGTH or any(unicodedata.category(c)[0] == "C" for c in move):
+        raise ServiceError(
+            _("a move is at most %(length)s characters of the game's notation")
+            % {"length": MOVE_LENGTH},
+            field="move",
+        )
+    parse = game.table.round.tournament.ruleset.parse_move
+    if parse is not None:
+        try:
+            parse(move)
+        except ValueError as exc:
+            raise ServiceError(str(exc), field="move") from None
+    return move
+
+
+def _flag(
+    game: Game, *, number: int, move: str, by: Actor, recorded: str, recorded_by: int | None
+) -> PlyConflict:
+    """The table's flag for a ply the record does not hold. One open flag per seat and
+    ply: a newer wrong move from the same seat replaces it (the same move sent again
+    changes nothing), so a link that sends many only ever shows its latest. Called
+    under the game's lock."""
+    position = by.seat.position if by.seat is not None else None
+    open_flags = PlyConflict.objects.filter(
+        game=game, number=number, by_position=position, cleared_at__isnull=True
+    )
+    kept = open_flags.filter(move=move, recorded=recorded).first()
+    if kept is not None:
+        return kept
+    open_flags.delete()
+    flag = PlyConflict.objects.create(
+        game=game,
+        number=number,
+        move=move,
+        by_position=position,
+        recorded=recorded,
+        recorded_by_position=recorded_by,
+        at=timezone.now(),
+    )
+    # The flag shows on the results screen and the live pages at once.
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+    game_changed_on_commit(game.pk)
+    return flag
+
+
 def _keep_late(game: Game, number: int, move: str, by: Actor) -> PlyConflict | None:
     """A ply that came after its game was decided: the table's flag, as a different ply
     would be, with what the record holds at that number (empty beyond its end). None:
     the record holds this very ply (it was stored before, and is sent again after its
     idempotency key was forgotten), so there is nothing to keep."""
     locked = lock_game(game)
-    if 1 <= number <= len(locked.moves) and locked.moves[number - 1] == move:
-        return None
-    position = by.seat.position if by.seat is not None else None
-    kept = PlyConflict.objects.filter(
-        game=locked, number=number, move=move, by_position=position, cleared_at__isnull=True
-    ).first()
-    if kept is not None:
-        return kept  # sent again: one flag
     record = list(locked.moves)
-    conflict = PlyConflict.objects.create(
-        game=locked,
-        number=number,
-        move=move,
-        by_position=position,
-        recorded=record[number - 1] if 1 <= number <= len(record) else "",
-        at=timezone.now(),
-    )
-    Game.objects.filter(pk=locked.pk).update(version=F("version") + 1)
-    game_changed_on_commit(locked.pk)
-    return conflict
+    if 1 <= number <= len(record) and record[number - 1] == move:
+        return None
+    recorded = record[number - 1] if 1 <= number <= len(record) else ""
+    return _flag(locked, number=number, move=move, by=by, recorded=recorded, recorded_by=None)
 
 
 def game_ply_record(
@@ -164,9 +212,7 @@ def game_ply_record(
         raise ServiceError(
             _("each ply needs a key of 1 to 64 letters, digits or -_.:"), field="key"
         )
-    move = PASS if timeout else (move or "").strip()
-    if not move or len(move) > 64:
-        raise ServiceError(_("say which move was made"), field="move")
+    move = PASS if timeout else _read_move(game, move)
     conflict: PlyConflict | None = None
     try:
         with transaction.atomic():
@@ -179,18 +225,14 @@ def game_ply_record(
                 if record[number - 1] == move:
                     return locked  # another device sent the same ply: one record
                 earlier = plies.get(number)
-                conflict = PlyConflict.objects.create(
-                    game=locked,
+                conflict = _flag(
+                    locked,
                     number=number,
                     move=move,
-                    by_position=by.seat.position if by.seat is not None else None,
+                    by=by,
                     recorded=record[number - 1],
-                    recorded_by_position=earlier.by_position if earlier is not None else None,
-                    at=timezone.now(),
+                    recorded_by=earlier.by_position if earlier is not None else None,
                 )
-                # The flag shows on the results screen and the live pages at once.
-                Game.objects.filter(pk=locked.pk).update(version=F("version") + 1)
-                game_changed_on_commit(locked.pk)
             elif number != len(record) + 1:
                 raise ConflictError(
                     _("the record has %(plies)s plies, so the next is ply %(next)s, not %(number)s")
@@ -199,12 +241,10 @@ def game_ply_record(
                 )
             else:
                 # A lost turn counts from the moment it was lost: the timer was turned on
-                # the next seat then, not when a device said so.
-                at = (
-                    _check_timeout(locked, plies, record)
-                    if timeout
-                    else _ply_time(locked, plies, typed_at)
-                )
+                # the next seat then, not when a device said so. Any other ply starts the
+                # next seat's time when the server receives it.
+                received = _check_timeout(locked, plies, record) if timeout else timezone.now()
+                at = received if timeout else _ply_time(locked, plies, typed_at)
                 saved = game_record_moves(game=locked, moves=[*record, move], by=by)
                 Ply.objects.create(
                     game=locked,
@@ -214,6 +254,7 @@ def game_ply_record(
                     by_position=by.seat.position if by.seat is not None else None,
                     by_user=by.user,
                     at=at,
+                    received_at=received,
                     timed_out=timeout,
                 )
                 return saved

@@ -34,6 +34,7 @@ from tournaments.permissions import can_direct, can_view
 from tournaments.services.errors import ServiceError
 from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_sync
 from tournaments.services.results import Actor
+from tournaments.throttles import write_throttled
 from tournaments.views.sockets import socket_path
 
 # Far above any real game; keeps one anonymous request from replaying a flood of moves.
@@ -234,6 +235,7 @@ def replay_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@write_throttled
 @idempotent
 def record_view(request: HttpRequest, pk: int, token: str | None = None) -> HttpResponse:
     """Record a game move by move; a POST of {moves, version[, position]} saves it.
@@ -332,7 +334,10 @@ def game_state(game: Game, *, legal: bool = True) -> dict[str, Any]:
     last ply, and (``legal``) the position with the legal moves to go on from."""
     players = players_in_moving_order(game)
     record = _record(game, players)
-    times = game.plies.aggregate(first=Min("at"), last=Max("at"), plies=Max("number"))
+    # The egg timer reads the server's clock, never a device's (services/plies.py).
+    times = game.plies.aggregate(
+        first=Min("received_at"), last=Max("received_at"), plies=Max("number")
+    )
     last = game.plies.filter(number=times["plies"]).first() if times["plies"] else None
     seconds = game.table.round.tournament.seconds_per_move
     timed = seconds and game.status == Game.Status.IN_PROGRESS and times["first"] is not None

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournaments.json_errors import service_error_response, service_status
 from tournaments.models import Game
 from tournaments.offline import idempotent, outcome_response, queued_at, wants_json
+from tournaments.throttles import write_throttled
 
 from ..forms import (
     ResultForm,
@@ -104,6 +105,7 @@ def _results_post(request: HttpRequest, game: Game, by: Actor) -> bool:
     return True
 
 
+@write_throttled
 @director_required
 def round_results(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     round_ = round_or_404(tournament, number)
@@ -230,6 +232,7 @@ def _posted_version(request: HttpRequest) -> int | None:
 
 
 @require_http_methods(["GET", "POST"])
+@write_throttled
 @director_required
 @idempotent
 def round_result_save(
@@ -303,6 +306,7 @@ def _json_answer(label: str, outcome: Outcome | None, error: ServiceError | None
 
 
 @require_POST
+@write_throttled
 @director_required
 def round_result_accept(
     request: HttpRequest, tournament: Tournament, number: int, submission_id: int
@@ -344,6 +348,7 @@ def round_result_accept(
 
 
 @require_POST
+@write_throttled
 @director_required
 def round_result_set_aside(
     request: HttpRequest, tournament: Tournament, number: int, submission_id: int
@@ -377,6 +382,7 @@ def round_result_set_aside(
 
 
 @require_POST
+@write_throttled
 @director_required
 def round_result_clear_flag(
     request: HttpRequest, tournament: Tournament, number: int, game_id: int
@@ -394,6 +400,7 @@ def round_result_clear_flag(
 
 
 @require_POST
+@write_throttled
 @director_required
 def submission_accept(
     request: HttpRequest, tournament: Tournament, submission_id: int
@@ -463,6 +470,7 @@ def player_seat(token: str) -> Seat:
     )
 
 
+@write_throttled
 @idempotent
 def seat_report(request: HttpRequest, token: str) -> HttpResponse:
     """A player's private link (QR code beside their name on the score sheet): they
