@@ -164,7 +164,8 @@ async function sendOne(item) {
   // A form post is answered with a redirect (and a message for the next page): not
   // followed, so the message waits for the page the player opens next.
   const response = await fetch(item.url, { method: "POST", headers, body, redirect: "manual", credentials: "same-origin" });
-  if (response.status >= 500) throw new Error(`${response.status}`);
+  // A 5xx, or a 429 (too many writes at once: sent again later), is not a refusal.
+  if (response.status >= 500 || response.status === 429) throw new Error(`${response.status}`);
   const answer = await read(response);
   // The same key still being stored by an earlier copy of this request (docs/offline.md):
   // not a refusal, the answer comes with a later try.
