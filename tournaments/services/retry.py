@@ -18,6 +18,7 @@ gone 503. docs/operations.md, "Deadlocks and serialization failures"."""
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 import random
 import time
@@ -58,9 +59,13 @@ def retried(service: Callable[P, R]) -> Callable[P, R]:
     """Run ``service`` in a transaction of its own (a savepoint inside another), again
     up to ``ATTEMPTS`` times in all when it loses a deadlock or a serialization
     failure."""
+    signature = inspect.signature(service)
 
     @functools.wraps(service)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        # A call missing its arguments (its actor, say) fails as the plain service
+        # would, before any transaction is opened.
+        signature.bind(*args, **kwargs)
         if _inside.get():
             return service(*args, **kwargs)
         token = _inside.set(True)
