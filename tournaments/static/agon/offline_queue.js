@@ -170,6 +170,9 @@ async function sendOne(item) {
   // The same key still being stored by an earlier copy of this request (docs/offline.md):
   // not a refusal, the answer comes with a later try.
   if (answer.status === 409 && answer.json?.error?.field === "Idempotency-Key") throw new Error("409");
+  // A race lost in the database on every try (config/unavailable.py: 409 with
+  // Retry-After): nothing was written, the same item goes again later.
+  if (answer.status === 409 && response.headers.has("Retry-After")) throw new Error("409");
   // The session's token changed since (signed in or out, the cookie gone): not the
   // entry's fault; it waits for a page with a fresh token (csrfToken above).
   if (answer.status === 403 && answer.json?.error?.code === "csrf") throw new Error("csrf");
