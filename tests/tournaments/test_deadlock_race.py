@@ -45,7 +45,7 @@ def _closed_rounds(tournament, count: int) -> list[Round]:
     return rounds
 
 
-def test_hundreds_of_closed_round_edits_racing_re_rating_jobs_answer_no_503(
+def test_closed_round_edits_racing_re_rating_jobs_for_40_seconds_answer_no_503(
     celery_worker_process,
 ):
     user = UserFactory(username="td")
