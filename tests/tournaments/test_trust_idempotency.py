@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -17,10 +16,10 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games.pentagame.playout import random_game
-from tests.factories import ClubFactory, UserFactory, tournament_with_players
-from tournaments.models import Game, IdempotencyKey, Ply, ResultSubmission, Round, Seat
+from tests.factories import UserFactory
+from tests.tournaments.test_offline_sync import key, queued, two_player_round
+from tournaments.models import Game, IdempotencyKey, Ply, ResultSubmission, Seat
 from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_pair_next, round_publish
 from tournaments.throttles import AddressThrottle, LinkThrottle
 
 pytestmark = pytest.mark.django_db
@@ -29,27 +28,6 @@ COMMAND = Actor.command()
 JSON = {"HTTP_ACCEPT": "application/json"}
 # What one key may keep in its row (key, actor, path, hash, status, headers, body).
 ROW_BYTES = 600
-
-
-def key() -> str:
-    return uuid.uuid4().hex
-
-
-def queued(minutes_ago: int = 60) -> dict[str, str]:
-    at = datetime.now(UTC) - timedelta(minutes=minutes_ago)
-    return {"HTTP_X_AGON_QUEUED_AT": at.isoformat().replace("+00:00", "Z")}
-
-
-def two_player_round(organiser: Any | None = None) -> tuple[Round, Game, dict[int, Seat]]:
-    club = ClubFactory()
-    if organiser is not None:
-        club.organisers.add(organiser)
-    tournament = tournament_with_players(2, club=club)
-    round_ = round_pair_next(tournament=tournament, by=COMMAND)
-    round_publish(round=round_, by=COMMAND)
-    game = Game.objects.select_related("table").get(table__round=round_, number=1)
-    seats = {s.position: s for s in Seat.objects.filter(table=game.table)}
-    return round_, game, seats
 
 
 @pytest.fixture
