@@ -376,7 +376,7 @@ def test_a_held_entry_keeps_its_round_open_until_the_organiser_decides(director,
     with pytest.raises(ServiceError) as refused:
         round_close(round=round_, by=by)
     assert refused.value.field == "round"
-    assert "wait for your decision at table(s) 1" in refused.value.message
+    assert "table 1 (held: game 1)" in refused.value.message
     round_.refresh_from_db()
     assert round_.status == Round.Status.PUBLISHED
     held = ResultSubmission.objects.get(game=game, state=State.HELD)

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Q
+from django.utils.translation import gettext as _
 
 from games.letters import colour_letter
-from tournaments.models import Game, ResultSubmission, Round, Seat, Table
+from tournaments.models import Game, PlyConflict, ResultSubmission, Round, Seat, Table
 from tournaments.models_game import MAX_SEATS, out_fields
 from tournaments.models_team import TEAM_FACTOR
 from tournaments.scoring import decider_winner, match_leaders, round_scores
@@ -294,3 +295,96 @@ def _match_result(table: TableRow, settings: Any, *, closed: bool) -> MatchResul
     if won is None:
         return MatchResult(leaders=leaders, by_decider=True)
     return MatchResult(leaders=leaders, winner=decider.positions[won], by_decider=True)
+
+
+# What keeps a round open, in the order the pages and the close refusal list them.
+OPEN_REASONS = ("missing", "in_progress", "awaiting", "disputed", "held", "flagged")
+# The organiser's force-close scores these as unplayed (docs/scoring.md); the others
+# are decisions still hers, which closing would bury.
+FORCEABLE = frozenset({"missing", "in_progress"})
+
+
+@dataclass(frozen=True)
+class OpenReason:
+    """One reason a table keeps its round open, with the games it concerns (their
+    numbers; ``deciders`` names those that are the table's decider)."""
+
+    reason: str
+    games: list[int]
+    deciders: frozenset[int] = frozenset()
+
+    @property
+    def title(self) -> str:
+        return _reason_titles()[self.reason]
+
+    @property
+    def text(self) -> str:
+        """ "game 1, the decider": the games as the pages and the refusal name them."""
+        return ", ".join(
+            _("the decider") if n in self.deciders else _("game %(number)s") % {"number": n}
+            for n in self.games
+        )
+
+
+def _reason_titles() -> dict[str, str]:
+    return {
+        "missing": _("Missing"),
+        "in_progress": _("In progress"),
+        "awaiting": _("Awaiting confirmation"),
+        "disputed": _("Disputed"),
+        # An entry sent from an offline queue that no longer fitted (docs/offline.md).
+        "held": _("Held"),
+        # A ply another device sent was refused (PlyConflict), not yet seen.
+        "flagged": _("Flagged"),
+    }
+
+
+def round_open_reasons(*, round_: Round) -> dict[int, list[OpenReason]]:
+    """Per table number (only tables kept open), why the round cannot close yet: the
+    one answer for the open-tables page, the results screen and ``round_close``. Three
+    queries, however many tables."""
+    games = list(
+        Game.objects.filter(table__round=round_, table__is_bye=False, voided=False)
+        .order_by("table__number", "number")
+        .values_list("pk", "table__number", "number", "status", "confirmed", "decider")
+    )
+    disputed: set[int] = set()
+    held: set[int] = set()
+    for game_id, state in ResultSubmission.objects.filter(
+        Q(state=ResultSubmission.State.DISPUTED)
+        | Q(state=ResultSubmission.State.HELD, decided_at__isnull=True),
+        game__table__round=round_,
+    ).values_list("game_id", "state"):
+        (held if state == ResultSubmission.State.HELD else disputed).add(game_id)
+    flagged = set(
+        PlyConflict.objects.filter(game__table__round=round_, cleared_at__isnull=True).values_list(
+            "game_id", flat=True
+        )
+    )
+    found: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    deciders: dict[int, set[int]] = defaultdict(set)
+    for pk, table, number, status, confirmed, decider in games:
+        reasons = found[table]
+        if decider:
+            deciders[table].add(number)
+        if pk in disputed:
+            reasons["disputed"].append(number)
+        elif status == Game.Status.IN_PROGRESS:
+            reasons["in_progress"].append(number)
+        elif status in Game.WITHOUT_RESULT:
+            reasons["missing"].append(number)
+        elif not confirmed:
+            reasons["awaiting"].append(number)
+        if pk in held:
+            reasons["held"].append(number)
+        if pk in flagged:
+            reasons["flagged"].append(number)
+    return {
+        table: [
+            OpenReason(r, reasons[r], frozenset(deciders[table]))
+            for r in OPEN_REASONS
+            if reasons.get(r)
+        ]
+        for table, reasons in found.items()
+        if reasons
+    }

@@ -32,6 +32,7 @@ from tournaments.pairing import Table as PairingTable
 from tournaments.pairing.league import LeagueSchedule, league_schedule
 from tournaments.pairing.pre_round import DRAW_LIMIT, drawn_order, ranks, rating_order
 from tournaments.selectors.pre_round import entrants, has_pre_round, pairing_seeds
+from tournaments.selectors.rounds import FORCEABLE, OpenReason, round_open_reasons
 from tournaments.selectors.standings import tournament_scores
 
 from .actor import Actor, require_actor
@@ -583,6 +584,18 @@ def round_reopen(*, round: Round, by: Actor) -> Round:  # noqa: A002
     return round_
 
 
+def open_tables_text(open_: dict[int, list[OpenReason]]) -> str:
+    """ "table 2 (held: game 1; flagged: game 2)": the tables keeping a round open."""
+    return "; ".join(
+        _("table %(table)s (%(reasons)s)")
+        % {
+            "table": table,
+            "reasons": "; ".join(f"{r.title.lower()}: {r.text}" for r in reasons),
+        }
+        for table, reasons in open_.items()
+    )
+
+
 def round_close(*, round: Round, by: Actor, force: bool = False) -> Round:  # noqa: A002
     """Close a round; every game must have a result unless ``force`` (the turn ended and
     unplayed games count as unfinished 0:0, an even result; docs/scoring.md). Queues the
@@ -620,27 +633,21 @@ def round_close(*, round: Round, by: Actor, force: bool = False) -> Round:  # no
                 % {"tables": ", ".join(map(str, tables))},
                 field="round",
             )
-        waiting = games.filter(confirmed=False)
-        if waiting.exists():
-            tables = sorted({g.table.number for g in waiting})
+        # What else keeps it open, in the words of the open-tables page (one selector):
+        # decisions still the organiser's (a report awaiting confirmation, a dispute, an
+        # entry kept from offline, a refused ply flagged), which force does not bury.
+        still_open = {
+            table: [r for r in reasons if not (force and r.reason in FORCEABLE)]
+            for table, reasons in round_open_reasons(round_=round_).items()
+        }
+        still_open = {table: reasons for table, reasons in still_open.items() if reasons}
+        if still_open:
             raise ServiceError(
                 _(
-                    "reported results await an opponent's confirmation or your decision at table(s) %(tables)s; accept them on the open-tables page or enter them yourself"
+                    "round %(number)s stays open: %(tables)s; settle them on the open-tables "
+                    "page or the results screen"
                 )
-                % {"tables": ", ".join(map(str, tables))},
-                field="round",
-            )
-        # An entry kept for the organiser (sent from offline after the game changed)
-        # is a decision still open, like a dispute: closing would bury it (docs/offline.md).
-        held = ResultSubmission.objects.filter(
-            game__in=games, state=ResultSubmission.State.HELD, decided_at__isnull=True
-        ).values_list("game__table__number", flat=True)
-        if held:
-            raise ServiceError(
-                _(
-                    "entries sent from offline wait for your decision at table(s) %(tables)s; accept one or set it aside on the results screen"
-                )
-                % {"tables": ", ".join(map(str, sorted(set(held))))},
+                % {"number": round_.number, "tables": open_tables_text(still_open)},
                 field="round",
             )
         round_.status = Round.Status.CLOSED

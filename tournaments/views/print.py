@@ -19,7 +19,7 @@ from games.letters import COLOURS
 
 from ..live import POLL_MS, live_etag, live_page, round_state
 from ..models import ResultSubmission, Round, Seat, Tournament
-from ..selectors.rounds import GameRow, SeatRow, TableRow, round_tables
+from ..selectors.rounds import GameRow, SeatRow, TableRow, round_open_reasons, round_tables
 from .common import director_required, round_or_404
 
 
@@ -134,6 +134,7 @@ def _open_tables_page(
     request: HttpRequest, tournament: Tournament, round_: Round, etag: str
 ) -> HttpResponse:
     tables = [t for t in round_tables(round_=round_) if not t.is_bye]
+    reasons = round_open_reasons(round_=round_)
     reports: dict[int, list[ResultSubmission]] = {}
     for submission in ResultSubmission.objects.filter(
         game__table__round=round_,
@@ -151,9 +152,16 @@ def _open_tables_page(
                 if g.played and not g.confirmed and not g.disputed
             ],
             "disputed": [(g, reports.get(g.id, [])) for g in t.counting_games if g.disputed],
+            # Held offline entries, flags, games in progress: the same reasons as the
+            # close refusal's (selectors/rounds.py, round_open_reasons).
+            "others": [
+                r
+                for r in reasons.get(t.number, [])
+                if r.reason in ("held", "flagged", "in_progress")
+            ],
         }
         for t in tables
-        if not t.complete
+        if t.number in reasons
     ]
     return render(
         request,
