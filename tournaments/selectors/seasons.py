@@ -23,7 +23,14 @@ from tournaments.season_standings import (
     season_standings,
 )
 
-from .standings import standings_key, standings_token, tournament_standings, version_token
+from .standings import (
+    StandingRow,
+    standings_key,
+    standings_token,
+    tournament_standings,
+    uncounted_rounds,
+    version_token,
+)
 
 
 @dataclass(frozen=True)
@@ -177,6 +184,16 @@ def season_standings_of(
     return found
 
 
+def took_part(row: StandingRow, uncounted: frozenset[int]) -> bool:
+    """Whether a player took part in an event, for its season: a table or a bye in a
+    closed round that counts. An entrant of an event without a closed round, an absent
+    one, or one who sat only in a pre-round that does not count (it orders the field,
+    docs/pairing.md) gets neither the event's column nor its points for taking part."""
+    return row.rounds > 0 or any(
+        mark == "bye" and number not in uncounted for mark, number in row.marks
+    )
+
+
 def _compute(season: Season, token: str) -> SeasonStandings:
     """The events' standings are read from their cache in one round trip (each under its
     own standings version); only events changed since are computed again. One more query
@@ -210,7 +227,10 @@ def _compute(season: Season, token: str) -> SeasonStandings:
     results = []
     for tournament in tournaments:
         standings = cached.get(keys[tournament.pk]) or tournament_standings(tournament=tournament)
+        uncounted = uncounted_rounds(tournament)
         for row in standings.rows:
+            if not took_part(row, uncounted):
+                continue
             player, _name = entries[row.entry_id]
             results.append(
                 EventResult(event=tournament.pk, player=player, score=row.score, rank=row.rank)

@@ -111,9 +111,10 @@ def _season_csv(season: Season, standings: SeasonStandings) -> HttpResponse:
                 row.participation,
                 row.played,
                 # A score in brackets is played but not among the best N.
+                # The page's columns: one per event, blank where she did not play it.
                 *(
                     "" if place is None else (place.score if place.counted else f"({place.score})")
-                    for place in row.places
+                    for place in row.columns(standings.events)
                 ),
             ]
         )
