@@ -9,7 +9,10 @@ in a real `celery worker`.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import secrets
+import tempfile
 from pathlib import Path
 
 from .env import ConfigError, env_bool, env_int, env_list, env_str
@@ -19,6 +22,24 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", True)
 
+
+def dev_secret_key(path: Path) -> str:
+    """The quick start's secret (DEBUG without SECRET_KEY): made once and kept, readable by
+    its owner only, so that a restart keeps everyone logged in. Written aside and linked
+    into place: two processes starting at once both read the one that got there first."""
+    if not path.exists():
+        path.parent.mkdir(exist_ok=True)
+        fd, aside = tempfile.mkstemp(dir=path.parent)  # mode 0600
+        try:
+            os.write(fd, ("dev-" + secrets.token_urlsafe(50)).encode())
+            os.close(fd)
+            with contextlib.suppress(FileExistsError):
+                os.link(aside, path)
+        finally:
+            os.unlink(aside)
+    return path.read_text().strip()
+
+
 SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
     if not DEBUG:
@@ -26,8 +47,7 @@ if not SECRET_KEY:
             "SECRET_KEY is not set: production mode (DEBUG=false) refuses to start without "
             'one; make one with: python -c "import secrets; print(secrets.token_urlsafe(50))"'
         )
-    # Development only: a fresh key per process is fine (sessions do not survive restarts).
-    SECRET_KEY = "dev-" + secrets.token_urlsafe(50)
+    SECRET_KEY = dev_secret_key(BASE_DIR / "var" / "secret_key")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]" if DEBUG else "")
 if not DEBUG and not ALLOWED_HOSTS:
@@ -351,4 +371,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # Django's own loggers print through the root's handler only: Django's default console
+    # handler (DEBUG only) beside it printed every line of the quick start twice.
+    "loggers": {"django": {"handlers": []}},
 }
