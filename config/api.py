@@ -69,6 +69,11 @@ urlpatterns = [
         views.ConfirmView.as_view(),
         name="report-confirm",
     ),
+    path(
+        "report/<str:token>/games/<int:game_id>/timer/",
+        views.TimerView.as_view(),
+        name="report-timer",
+    ),
     path("rules/replay/", ReplayView.as_view(), name="rules-replay"),
     path("ratings/", LeaderboardView.as_view(), name="leaderboard"),
     path(

@@ -11,6 +11,7 @@ early leaves the rest of her period to the next. A pure function: times in, time
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 
@@ -21,3 +22,44 @@ def deadline(first: datetime, last: datetime, seconds: int) -> datetime:
     from then."""
     periods = math.ceil((last - first).total_seconds() / seconds - 1e-9)
     return first + timedelta(seconds=seconds * (max(periods, 0) + 1))
+
+
+# --- a table that pauses ----------------------------------------------------------------
+# Time passes only while the table is live: a paused timer is a sand timer laid on its
+# side. Every moment the timer reads is on the table's live clock, the server's clock
+# less the time the timer stood still before it (docs/rules.md, "The egg timer").
+
+
+def live_now(now: datetime, paused: timedelta, paused_at: datetime | None) -> datetime:
+    """The table's live clock at ``now``: ``paused`` is the time it stood still in pauses
+    that ended; a pause running since ``paused_at`` stopped it then."""
+    return (paused_at or now) - paused
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The seat to move's egg timer: her ``deadline`` on the server's clock (None while
+    paused) and the time ``left`` to her, which stands still while paused."""
+
+    deadline: datetime | None
+    left: timedelta
+    paused: bool
+
+
+def clock(
+    *,
+    turned: datetime,
+    last: datetime,
+    seconds: int,
+    now: datetime,
+    paused: timedelta,
+    paused_at: datetime | None,
+) -> Clock:
+    """The timer of the seat to move. ``turned``: when the timer was last turned by hand,
+    on the live clock (the first move, a lost turn when the server learnt of it, an
+    undone lost turn); ``last``: the live moment of the ply before her move."""
+    due = deadline(turned, max(last, turned), seconds)
+    left = due - live_now(now, paused, paused_at)
+    if paused_at is not None:
+        return Clock(deadline=None, left=left, paused=True)
+    return Clock(deadline=now + left, left=left, paused=False)

@@ -4,6 +4,7 @@ engine replayed to derive them."""
 from __future__ import annotations
 
 import operator
+from datetime import timedelta
 from functools import lru_cache, reduce
 
 from django.conf import settings
@@ -127,6 +128,15 @@ class Game(models.Model):
     # option switched off): kept with its result and submissions as the trail, counting
     # nowhere; it counts again should the same two leaders tie again.
     voided = models.BooleanField(default=False)
+    # The egg timer (tournaments/egg_timer.py) runs only while the table is live: a seat
+    # or the director lays it on its side (`timer_paused_at`: since when; empty: it
+    # runs). `timer_paused`: how long it stood still in all, pauses ended; the table's
+    # live clock is the server's clock less it.
+    timer_paused_at = models.DateTimeField(null=True, blank=True)
+    timer_paused = models.DurationField(default=timedelta(0))
+    # On the live clock: when an undone lost turn turned the timer again on its seat
+    # (services/plies.py), so that she is not passed again at once.
+    timer_turned = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         # The table keeps the name it had in the games app: moving the model moved no row.
@@ -234,6 +244,9 @@ class Ply(models.Model):
     # When the server received it: the egg timer counts from this, never from a
     # device's clock (services/plies.py).
     received_at = models.DateTimeField(default=timezone.now)
+    # How long the game's egg timer had stood still (paused) when it was received: its
+    # moment on the table's live clock is `received_at` less this.
+    paused = models.DurationField(default=timedelta(0))
     # Recorded by the egg timer: the seat did not move in time and lost her turn.
     timed_out = models.BooleanField(default=False)
 

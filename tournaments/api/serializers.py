@@ -462,7 +462,10 @@ class PlySerializer(serializers.Serializer):
     ply = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False)
     move = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
     key = serializers.RegexField(r"^[A-Za-z0-9_.:-]{1,64}$", required=False, default="")
+            "timer_paused_at",
     timeout = serializers.BooleanField(default=False)
+        # The egg timer: paused since (null: it runs); written through `timer`.
+        read_only_fields = ["timer_paused_at"]
     undo = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -512,6 +515,13 @@ class GameResultSerializer(serializers.Serializer):
     )
     position = serializers.IntegerField(
         required=False,
+class TimerSerializer(serializers.Serializer):
+    """The table's egg timer (docs/rules.md, "The egg timer"): `paused` true lays it on
+    its side, false sets it running again with the time it had left."""
+
+    paused = serializers.BooleanField()
+
+
         help_text="Reports through a player's own link: may be left out; if given, it must "
         "be the link's seat.",
     )

@@ -67,7 +67,11 @@ from tournaments.services import tournaments as tournament_services
 from tournaments.services.errors import ServiceError
 from tournaments.services.evenings import evening_close, evening_reopen
 from tournaments.services.pairing_edit import NEW_TABLE, Target
-from tournaments.services.plies import ply_conflicts_clear
+from tournaments.services.plies import (
+    game_timer_pause,
+    game_timer_resume,
+    ply_conflicts_clear,
+)
 from tournaments.services.result_path import (
     Outcome,
     ResultEntry,
@@ -985,6 +989,13 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
         return game_answer(record_ply(self.get_object(), request, Actor.director(request.user)))
 
     @extend_schema(request=None, responses={200: s.GameSerializer})
+    @extend_schema(request=s.TimerSerializer, responses={200: s.GameSerializer})
+    @action(detail=True, methods=["post"], url_path="timer")
+    @idempotent(reread=game_again)
+    def timer(self, request: Request, pk: str) -> Response:
+        """Pause or resume the table's egg timer, as the board's button does."""
+        return Response(set_timer(self.get_object(), request, Actor.director(request.user)))
+
     @action(detail=True, methods=["delete"], url_path="flag")
     def clear_flag(self, request: Request, pk: str) -> Response:
         """The organiser has looked at a flagged table (a ply another device sent was
@@ -1107,6 +1118,27 @@ class PlyView(WriteThrottled, generics.GenericAPIView):
 
 
 class ConfirmView(WriteThrottled, generics.GenericAPIView):
+def set_timer(game: Game, request: Request, by: Actor) -> dict[str, Any]:
+    data = s.TimerSerializer(data=request.data)
+    data.is_valid(raise_exception=True)
+    pause = data.validated_data["paused"]
+    saved = (game_timer_pause if pause else game_timer_resume)(game=game, by=by)
+    return s.GameSerializer(saved).data
+
+
+class TimerView(WriteThrottled, generics.GenericAPIView):
+    """A seat's link pauses or resumes her table's egg timer."""
+
+    permission_classes = [AllowAny]
+    serializer_class = s.TimerSerializer
+
+    @extend_schema(request=s.TimerSerializer, responses={200: s.GameSerializer})
+    @idempotent(reread=game_again)
+    def post(self, request: Request, token: str, game_id: int) -> Response:
+        by, game = _player(token, game_id)
+        return Response(set_timer(game, request, by))
+
+
     """Another seat's player confirms a reported result; only then does it count."""
 
     permission_classes = [AllowAny]

@@ -8,15 +8,17 @@ table is flagged. Read with a fixed number of queries for a whole round."""
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
-from django.db.models import F, Max, Min, QuerySet, Window
+from django.db.models import DateTimeField, ExpressionWrapper, F, Max, Min, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
+from django.utils import timezone
 
 from games.pictures.pentagame import position_snapshot
-from tournaments.egg_timer import deadline
+from tournaments.egg_timer import Clock, clock
 from tournaments.models import Game, Ply, PlyConflict, Round, Seat, Tournament
 from tournaments.selectors.rounds import TableRow
 from tournaments.selectors.standings import table_teams
@@ -43,12 +45,65 @@ def _board(tournament: Tournament, game: Game, seats: int) -> dict[str, Any] | N
         return None
 
 
+# A ply's moment on the table's live clock (the server's receipt less the time the timer
+# had stood still then): the egg timer reads these, never a device's clock.
+_LIVE = ExpressionWrapper(F("received_at") - F("paused"), output_field=DateTimeField())
+# The first ply, the last, the latest lost turn.
+PLY_TIMES = {
+    "first": Min(_LIVE),
+    "last": Max(_LIVE),
+    "lost": Max(_LIVE, filter=Q(timed_out=True)),
+}
+Times = tuple[datetime | None, datetime | None, datetime | None]
+
+
+def timer_clock(
+    game: Game, times: Times, seconds: int | None, now: datetime | None = None
+) -> Clock | None:
+    """The egg timer of the seat to move (tournaments/egg_timer.py), from the game's ply
+    ``times`` (`PLY_TIMES`); None before the first move or without a timer. The timer
+    was last turned by hand at the first move, at the latest lost turn when the server
+    learnt of it, or when a lost turn was undone (services/plies.py)."""
+    first, last, lost = times
+    if not seconds or first is None or last is None:
+        return None
+    turned = max(t for t in (first, lost, game.timer_turned) if t is not None)
+    return clock(
+        turned=turned,
+        last=last,
+        seconds=seconds,
+        now=now or timezone.now(),
+        paused=game.timer_paused,
+        paused_at=game.timer_paused_at,
+    )
+
+
+def game_clock(game: Game, now: datetime | None = None) -> Clock | None:
+    """One game's egg timer, read afresh."""
+    times = Ply.objects.filter(game=game).aggregate(**PLY_TIMES)
+    seconds = game.table.round.tournament.seconds_per_move
+    return timer_clock(game, (times["first"], times["last"], times["lost"]), seconds, now)
+
+
+def clock_payload(timer: Clock | None, seconds: int | None) -> dict[str, Any] | None:
+    """The timer as the pages draw it: the deadline on the server's clock (None while
+    paused), whether it is paused, and the whole seconds left then."""
+    if timer is None:
+        return None
+    return {
+        "seconds": seconds,
+        "deadline": timer.deadline.isoformat() if timer.deadline else None,
+        "paused": timer.paused,
+        "left": max(0, math.ceil(timer.left.total_seconds())),
+    }
+
+
 def game_live_state(
     *,
     game: Game,
     tournament: Tournament,
     seats: int,
-    plies_at: tuple[datetime, datetime] | None = None,
+    plies_at: Times | None = None,
     conflicts: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """One game's live state (see the module's docstring). ``out`` lists the pieces out
@@ -73,11 +128,10 @@ def game_live_state(
     else:
         out = game.out_list(seats)
     seconds = tournament.seconds_per_move
-    clock = None
-    if seconds and in_progress and plies_at is not None and to_move is not None:
+    timer = None
+    if in_progress and plies_at is not None and to_move is not None:
         # The egg timer (section 3): when the seat to move loses her turn.
-        first, last = plies_at
-        clock = {"seconds": seconds, "deadline": deadline(first, last, seconds).isoformat()}
+        timer = clock_payload(timer_clock(game, plies_at, seconds), seconds)
     return {
         "game": game.pk,
         "number": game.number,
@@ -93,7 +147,7 @@ def game_live_state(
         "board": board,
         # Seat positions in moving order: the board's seat k is position order[k - 1].
         "order": list(order),
-        "clock": clock,
+        "clock": timer,
         # Plies refused because another device had recorded a different one: the
         # organiser looks at the table (services/plies.py); the newest MAX_FLAGS.
         "flagged": conflicts or [],
@@ -118,12 +172,12 @@ def live_states(*, games: QuerySet[Game]) -> dict[int, dict[str, Any]]:
     ):
         seats[table_id] += 1
     times = {
-        game_id: (first, last)
-        for game_id, first, last in Ply.objects.filter(game_id__in=ids)
+        game_id: (first, last, lost)
+        for game_id, first, last, lost in Ply.objects.filter(game_id__in=ids)
         .values_list("game_id")
         # The egg timer reads the server's clock, never a device's (services/plies.py).
-        .annotate(first=Min("received_at"), last=Max("received_at"))
-        .values_list("game_id", "first", "last")
+        .annotate(**PLY_TIMES)
+        .values_list("game_id", "first", "last", "lost")
     }
     conflicts: dict[int, list[dict[str, Any]]] = defaultdict(list)
     newest = Window(

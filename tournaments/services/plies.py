@@ -15,7 +15,9 @@ Beside it a `Ply` row says who sent the ply and when, and holds the sender's key
   timer's reading in tournaments/egg_timer.py): once the seat to move's time is over,
   any device at the table records the engine's `pass` for her. It reads the server's
   clock only (`Ply.received_at`): a device's claimed time labels a ply, never moves a
-  deadline;
+  deadline. A seat or the director pauses it (`game_timer_pause`); one lost turn at a
+  time, each turning the timer again when it reaches the server; an undone lost turn
+  turns it again on its seat;
 - a move is read by the game's notation before anything is stored, and a table holds
   one open flag per seat and ply, so nothing one link sends grows without bound.
 """
@@ -31,8 +33,9 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.egg_timer import deadline
+from tournaments.egg_timer import live_now
 from tournaments.models import Game, Ply, PlyConflict, Round
+from tournaments.selectors.live import game_clock
 
 from .actor import Actor
 from .broadcast import game_changed_on_commit
@@ -92,25 +95,34 @@ def _plies(game: Game, record: list[str]) -> dict[int, Ply]:
 
 
 def _check_timeout(game: Game, plies: dict[int, Ply], record: list[str]) -> datetime:
-    """The moment the seat to move lost her turn; refused while her time is not over."""
+    """The moment the seat to move lost her turn; refused while her time is not over or
+    the timer is paused. The timer was turned again when the last lost turn reached the
+    server (`selectors.live.timer_clock`), so a device that comes back long after a
+    deadline records that one lost turn, never the ones nobody was there to see."""
     seconds = game.table.round.tournament.seconds_per_move
     if not seconds:
         raise ServiceError(_("this tournament plays without an egg timer"), field="timeout")
-    first, last = plies.get(1), plies.get(len(record))
-    if first is None or last is None:
+    timer = game_clock(game) if 1 in plies and len(record) in plies else None
+    if timer is None:
         # The timer starts with the first move recorded live (tournaments/egg_timer.py).
         raise ServiceError(_("the egg timer starts with the first move"), field="timeout")
+    if timer.paused:
+        raise ServiceError(_("the egg timer is paused"), field="timeout")
     # The server's times: a device that claims an early time for its ply cannot put the
     # next seat's deadline in the past (docs/offline.md, "The clock is the server's").
-    lost_at = deadline(first.received_at, last.received_at, seconds)
-    left = lost_at - timezone.now()
-    if left > TIMER_SLACK:
+    if timer.left > TIMER_SLACK:
         raise ServiceError(
             _("the time for this move is not over yet (%(seconds)s s left)")
-            % {"seconds": int(left.total_seconds()) + 1},
+            % {"seconds": int(timer.left.total_seconds()) + 1},
             field="timeout",
         )
-    return lost_at
+    assert timer.deadline is not None
+    return timer.deadline
+
+
+def _stood_still(game: Game, now: datetime) -> timedelta:
+    """How long the game's timer has stood still up to ``now`` (`Ply.paused`)."""
+    return now - live_now(now, game.timer_paused, game.timer_paused_at)
 
 
 def _ply_time(game: Game, plies: dict[int, Ply], typed_at: datetime | None) -> datetime:
@@ -240,11 +252,15 @@ def game_ply_record(
                     field="ply",
                 )
             else:
-                # A lost turn counts from the moment it was lost: the timer was turned on
-                # the next seat then, not when a device said so. Any other ply starts the
-                # next seat's time when the server receives it.
-                received = _check_timeout(locked, plies, record) if timeout else timezone.now()
-                at = received if timeout else _ply_time(locked, plies, typed_at)
+                # A lost turn is labelled with the moment it was lost, and turns the timer
+                # on the next seat when the server learns of it (never earlier than the
+                # deadline): a board reopened long after records one lost turn, and
+                # the next seat has her whole period from then. Any other ply starts
+                # the next seat's time when the server receives it.
+                now = timezone.now()
+                lost_at = _check_timeout(locked, plies, record) if timeout else None
+                received = max(now, lost_at) if lost_at else now
+                at = lost_at if lost_at else _ply_time(locked, plies, typed_at)
                 saved = game_record_moves(game=locked, moves=[*record, move], by=by)
                 Ply.objects.create(
                     game=locked,
@@ -255,6 +271,7 @@ def game_ply_record(
                     by_user=by.user,
                     at=at,
                     received_at=received,
+                    paused=_stood_still(locked, now),
                     timed_out=timeout,
                 )
                 return saved
@@ -305,7 +322,47 @@ def game_ply_undo(*, game: Game, number: int, by: Actor) -> Game:
         saved = game_record_moves(game=locked, moves=record[:-1], by=by)
         if ply is not None:
             ply.delete()
+            if ply.timed_out:
+                # Her deadline is past: the timer is turned on her again now, or she
+                # would lose the turn again at once.
+                now = timezone.now()
+                saved.timer_turned = live_now(now, locked.timer_paused, locked.timer_paused_at)
+                Game.objects.filter(pk=saved.pk).update(timer_turned=saved.timer_turned)
     return saved
+
+
+def _timer_set(game: Game, by: Actor, *, pause: bool) -> Game:
+    check_actor_at_table(by=by, game=game)
+    with transaction.atomic():
+        locked = _locked(game, by)
+        if not locked.table.round.tournament.seconds_per_move:
+            raise ServiceError(_("this tournament plays without an egg timer"), field="timer")
+        if pause == (locked.timer_paused_at is not None):
+            return locked  # so already: a retry, or another device was quicker
+        now = timezone.now()
+        if pause:
+            locked.timer_paused_at = now
+        else:
+            assert locked.timer_paused_at is not None
+            locked.timer_paused += now - locked.timer_paused_at
+            locked.timer_paused_at = None
+        # A new version: the boards and the live pages follow (services/broadcast.py).
+        locked.version += 1
+        locked.save(update_fields=["timer_paused_at", "timer_paused", "version"])
+        game_changed_on_commit(locked.pk)
+    return locked
+
+
+def game_timer_pause(*, game: Game, by: Actor) -> Game:
+    """Lay the table's egg timer on its side: a seat's device or a director, while the
+    game is played live. Its time stands still until someone resumes it; pausing a
+    paused timer changes nothing."""
+    return _timer_set(game, by, pause=True)
+
+
+def game_timer_resume(*, game: Game, by: Actor) -> Game:
+    """Set the table's egg timer running again, with the time it had left."""
+    return _timer_set(game, by, pause=False)
 
 
 def ply_conflicts_clear(*, game: Game, by: Actor) -> int:

@@ -98,9 +98,11 @@ def live_html(game: Any, seats: Iterable[Any], *, flags: bool = False, clear: st
         text += " · " + escape(_("%(name)s to move") % {"name": mover})
     if live["clock"]:
         # The egg timer: agon/live_tables.js counts it down (tickClocks).
+        clock = live["clock"]
+        paused = ' data-clock-paused="1"' if clock.get("paused") else ""
         text += (
-            f' · <span class="clock" data-clock-deadline="{escape(live["clock"]["deadline"])}">'
-            "</span>"
+            f' · <span class="clock" data-clock-deadline="{escape(clock["deadline"] or "")}"'
+            f"{paused}></span>"
         )
     flagged = flags_html(live, clear) if flags else ""
     state = escape(json.dumps(live, separators=(",", ":")))

@@ -10,11 +10,12 @@ like every other way of entering a result.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import Max, Min
+from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -26,13 +27,19 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import pentagame
 from games.pictures.pentagame import SHAPES, board_geometry, position_payload
 from tournaments import jsonbody
-from tournaments.egg_timer import deadline
 from tournaments.json_errors import error_response, service_error_response
 from tournaments.models import Game, Round, Seat
 from tournaments.offline import idempotent, outcome_response, queued_at
 from tournaments.permissions import can_direct, can_view
+from tournaments.selectors.live import game_clock
 from tournaments.services.errors import ServiceError
-from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_sync
+from tournaments.services.plies import game_timer_pause, game_timer_resume
+from tournaments.services.result_path import (
+    PlyEntry,
+    ResultEntry,
+    game_confirm_sync,
+    game_result_sync,
+)
 from tournaments.services.results import Actor
 from tournaments.throttles import write_throttled
 from tournaments.views.sockets import socket_path
@@ -100,6 +107,23 @@ def board_text() -> dict[str, Any]:
         "record_stops": _("The record stops being legal at ply %(ply)s: %(move)s"),
         "not_legal": _("The record is not legal at ply %(ply)s: %(reason)s. Undo to go back."),
         "over": _("Game over after %(count)s moves. Save the record."),
+        # A live record is saved ply by ply: there is nothing to save at its end.
+        "over_live": _("Game over after %(count)s moves."),
+        "no_piece": _("No piece of %(name)s's can move from %(stop)s: choose a marked one."),
+        "clock_paused": _("Egg timer paused: %(seconds)s s left for this move"),
+        "clock_up": _("Time is up: waiting for the table"),
+        "pause": _("Pause the egg timer"),
+        "resume": _("Resume the egg timer"),
+        "no_signal": _("No signal: try again"),
+        # The end of a live game, for each seat: who confirms the result, then that it counts.
+        "end_confirm": _(
+            "%(name)s reported the result (%(status)s, pieces out %(out)s): confirm it if it is right."
+        ),
+        "end_awaiting": _(
+            "Result %(status)s, pieces out %(out)s: awaiting %(names)s's confirmation."
+        ),
+        "end_confirmed": _("Result confirmed (%(status)s, pieces out %(out)s)."),
+        "or": _(" or "),
         "must_pass": _("%(name)s cannot move: pass."),
         "choose_piece": _("%(name)s (%(shapes)s) to move: choose a piece."),
         "choose_target": _("%(name)s: choose where the piece on %(stop)s goes."),
@@ -187,8 +211,24 @@ def _page(request: HttpRequest, game: Game, mode: str, **extra: Any) -> HttpResp
         "version": game.version,
         # The page follows the game as it is played (another device, a spectator).
         "live": game.status in Game.WITHOUT_RESULT,
+        # A game played live that has its result: the board says who confirms it.
+        "ended": game.status not in Game.WITHOUT_RESULT and game.plies.exists(),
         "clock": game.table.round.tournament.seconds_per_move,
-        **{k: v for k, v in game_state(game, legal=False).items() if k in ("last_by", "deadline")},
+        **{
+            k: v
+            for k, v in game_state(game, legal=False).items()
+            if k
+            in (
+                "last_by",
+                "deadline",
+                "paused",
+                "left",
+                "status",
+                "confirmed",
+                "reported_by",
+                "out",
+            )
+        },
         **extra,
     }
     if mode == "replay":
@@ -304,9 +344,36 @@ def _save_request(body: Any) -> tuple[list[str], int | None, int | None]:
     return moves, version, reporter
 
 
+# A board's other writes beside plies and records: {timer: "pause" | "resume"} lays the
+# egg timer on its side or sets it running; {confirm: true} confirms the result the other
+# seat's last ply reported (services/results.py, `game_confirm`).
+TIMER = {"pause": game_timer_pause, "resume": game_timer_resume}
+
+
+def _other_write(body: Any, game: Game, by: Actor) -> JsonResponse | None:
+    if not isinstance(body, dict) or not ({"timer", "confirm"} & set(body)):
+        return None
+    if "timer" in body and body["timer"] not in TIMER:
+        return error_response(_('timer is "pause" or "resume"'), field="timer")
+    if "confirm" in body and body["confirm"] is not True:
+        return error_response(_("confirm is true"), field="confirm")
+    try:
+        if "timer" in body:
+            saved = TIMER[body["timer"]](game=game, by=by)
+        else:
+            saved = game_confirm_sync(game=game, by=by).game
+    except ServiceError as exc:
+        return service_error_response(exc)
+    saved.refresh_from_db()
+    return JsonResponse(game_state(saved, legal=False))
+
+
 def _save(request: HttpRequest, game: Game, *, by: Actor) -> JsonResponse:
     try:
         body = jsonbody.loads(request.body or b"null")
+        other = _other_write(body, game, by)
+        if other is not None:
+            return other
         ply = _ply_request(body)
         entry = ResultEntry(ply=ply)
         version = None
@@ -334,25 +401,27 @@ def game_state(game: Game, *, legal: bool = True) -> dict[str, Any]:
     last ply, and (``legal``) the position with the legal moves to go on from."""
     players = players_in_moving_order(game)
     record = _record(game, players)
+    plies = game.plies.aggregate(plies=Max("number"))["plies"]
+    last = game.plies.filter(number=plies).first() if plies else None
     # The egg timer reads the server's clock, never a device's (services/plies.py).
-    times = game.plies.aggregate(
-        first=Min("received_at"), last=Max("received_at"), plies=Max("number")
-    )
-    last = game.plies.filter(number=times["plies"]).first() if times["plies"] else None
-    seconds = game.table.round.tournament.seconds_per_move
-    timed = seconds and game.status == Game.Status.IN_PROGRESS and times["first"] is not None
+    timer = game_clock(game) if game.status == Game.Status.IN_PROGRESS else None
     state: dict[str, Any] = {
         "ok": True,
         "version": game.version,
         "status": game.status,
         "confirmed": game.confirmed,
+        # Whose report waits for another seat's confirmation (None: a director's).
+        "reported_by": game.reported_by_position,
         "moves": record["moves"],
         "out": game.out_list(len(players)),
         "last_by": last.by_position
         if last is not None and last.number == len(record["moves"])
         else None,
-        # The egg timer: when the seat to move loses her turn (None: no timer running).
-        "deadline": deadline(times["first"], times["last"], seconds).isoformat() if timed else None,
+        # The egg timer: when the seat to move loses her turn (None: no timer running,
+        # or paused), whether it is paused, and the seconds left to her.
+        "deadline": timer.deadline.isoformat() if timer and timer.deadline else None,
+        "paused": game.timer_paused_at is not None,
+        "left": max(0, math.ceil(timer.left.total_seconds())) if timer else None,
         "replay_url": reverse("games:replay", args=[game.pk]),
     }
     if legal:

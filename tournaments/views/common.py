@@ -140,5 +140,11 @@ def live_tables_config(tournament: Tournament) -> dict[str, Any]:
     return {
         "socket": socket_path(tournament.slug),
         "board": mini_board_geometry(tournament),
-        "clock": _("%(seconds)s s left"),
+        # The egg timer (agon/live_tables.js, tickClocks): paused, or its time up with
+        # no lost turn recorded (no device open at the table), never "0 s left".
+        "clock": {
+            "left": _("%(seconds)s s left"),
+            "paused": _("timer paused"),
+            "up": _("time is up: waiting for the table"),
+        },
     }

@@ -187,6 +187,10 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
                     "in_progress": _("in progress, ply %(ply)s"),
                     "to_move": _("%(name)s to move"),
                     "clock": _("%(seconds)s s left"),
+                    # The egg timer paused, or its time up with no lost turn recorded
+                    # (no device open at the table): never "0 s left" (issue 42).
+                    "clock_paused": _("timer paused"),
+                    "clock_up": _("time is up: waiting for the table"),
                     "standings": _("Standings after round %(number)s"),
                     "standings_none": _("Standings"),
                     "page": _("page %(page)s of %(pages)s"),

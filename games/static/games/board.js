@@ -337,7 +337,7 @@ function startRecord() {
   function prompt() {
     const seat = pos.to_move ? seatOf(pos.to_move) : null;
     if (!pos.ok) return fill(words.not_legal, { ply: pos.error.ply, reason: pos.error.reason });
-    if (pos.finished) return fill(words.over, { count: moves.length });
+    if (pos.finished) return fill(data.live || data.ended ? words.over_live : words.over, { count: moves.length });
     if (!pick) {
       if (pos.legal.length === 1 && pos.legal[0].kind === "pass") return fill(words.must_pass, { name: seat.name });
       return fill(words.choose_piece, { name: seat.name, shapes: seat.shapes });
@@ -384,22 +384,55 @@ function startRecord() {
 
   // --- live: one ply at a time --------------------------------------------------------
   const clockBox = document.getElementById("pg-clock");
+  const timerBox = document.getElementById("pg-timer-box");
+  const timerButton = document.getElementById("pg-timer");
+  const endBox = document.getElementById("pg-end");
+  const confirmButton = document.getElementById("pg-confirm");
   let deadline = data.deadline ? Date.parse(data.deadline) : null;
+  let paused = Boolean(data.paused);
+  let left = data.left;
   let lastBy = data.last_by;
   let timeoutSent = 0;
+  // Since when this page has been awake and visible with the server's state read: a
+  // deadline that passed before (a phone asleep, a board opened late) is not this
+  // device's to record (the table may have played on on the wooden board).
+  let awakeSince = Date.now();
+
+  function adoptTimer(state) {
+    deadline = state.deadline ? Date.parse(state.deadline) : null;
+    paused = Boolean(state.paused);
+    left = state.left;
+  }
 
   function adopt(state) {
     version = state.version;
     moves = state.moves;
     pos = state.position;
     lastBy = state.last_by;
-    deadline = state.deadline ? Date.parse(state.deadline) : null;
+    adoptTimer(state);
     if (state.status !== "pending" && state.status !== "in_progress") {
-      const done = { status: words.status[state.status] ?? state.status, out: state.out.join(":") };
-      saved.textContent = fill(state.confirmed ? words.saved : words.saved_unconfirmed, done);
+      saved.textContent = "";
+      showEnd(state);
     } else {
+      endBox.hidden = true;
       saved.textContent = moves.length ? fill(words.saved_ply, { ply: moves.length }) : "";
     }
+  }
+
+  // The end of a live game: the seat whose confirmation is awaited gets the button that
+  // confirms the result; the others read whose it is; then that it is confirmed.
+  function showEnd(state) {
+    const done = { status: words.status[state.status] ?? state.status, out: state.out.join(":") };
+    const reporter = players.find((p) => p.position === state.reported_by);
+    const others = players.filter((p) => p.position !== state.reported_by).map((p) => p.name);
+    const mine = data.by_player && data.player_position !== state.reported_by;
+    let text;
+    if (state.confirmed) text = fill(words.end_confirmed, done);
+    else if (mine) text = fill(words.end_confirm, { ...done, name: reporter?.name ?? "" });
+    else text = fill(words.end_awaiting, { ...done, names: others.join(words.or) });
+    document.getElementById("pg-end-text").textContent = text;
+    confirmButton.hidden = state.confirmed || !mine;
+    endBox.hidden = false;
   }
 
   // The plies (and undos) of this game still in the queue, oldest first.
@@ -509,6 +542,12 @@ function startRecord() {
   onChange(async ({ item, answer }) => {
     if (item.group !== group || item.state === "waiting") return;
     if (item.kind === "record") return savedRecord(item, answer);
+    if (item.kind === "confirm") {
+      confirmButton.disabled = false;
+      if (item.state === "refused") return showError(item.detail);
+      if (answer?.json?.status) showEnd(answer.json);
+      return;
+    }
     if (item.kind !== "ply") return;
     if (item.state === "refused" || item.state === "dispute" || item.state === "conflict") showError(item.detail);
     if (await ahead()) return;
@@ -541,21 +580,80 @@ function startRecord() {
   }
 
   // The egg timer (section 3; tournaments/egg_timer.py): the server says when the seat
-  // to move loses her turn; when that time is over, the device sends the engine's pass.
+  // to move loses her turn; when that time is over while this page is awake and shown,
+  // the device sends the engine's pass (the server records one lost turn at a time).
+  let lastTick = Date.now();
+  function wake() {
+    // Asleep or hidden: what the table did meanwhile is read before anything is sent.
+    awakeSince = Infinity;
+    refresh().finally(() => {
+      awakeSince = Date.now();
+    });
+  }
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") wake();
+    else awakeSince = Infinity;
+  });
+
   function tick() {
-    if (!data.clock || !deadline || !pos.ok || pos.finished || !data.live) {
+    const now = Date.now();
+    // A tick long overdue: the phone slept (timers stop with it).
+    if (now - lastTick > 2000 && document.visibilityState === "visible") wake();
+    lastTick = now;
+    const running = data.clock && data.live && pos.ok && !pos.finished && (deadline || paused);
+    timerBox.hidden = !running;
+    if (!running) {
       clockBox.hidden = true;
       return;
     }
-    const left = Math.ceil((deadline - Date.now()) / 1000);
+    timerButton.textContent = paused ? words.resume : words.pause;
     clockBox.hidden = false;
-    clockBox.textContent = fill(words.clock, { seconds: Math.max(0, left) });
-    clockBox.classList.toggle("pg-clock-low", left <= 10);
-    if (left <= 0 && !busy && Date.now() - timeoutSent > 2000) {
-      timeoutSent = Date.now();
+    if (paused) {
+      clockBox.textContent = fill(words.clock_paused, { seconds: left ?? 0 });
+      clockBox.classList.remove("pg-clock-low");
+      return;
+    }
+    const seconds = Math.ceil((deadline - now) / 1000);
+    // Over before this page was awake: the table's, not this device's, to record.
+    const missed = deadline <= awakeSince;
+    clockBox.textContent = seconds <= 0 && missed ? words.clock_up : fill(words.clock, { seconds: Math.max(0, seconds) });
+    clockBox.classList.toggle("pg-clock-low", seconds <= 10);
+    if (seconds <= 0 && !missed && !busy && document.visibilityState === "visible" && now - timeoutSent > 2000) {
+      timeoutSent = now;
       send({ ply: moves.length + 1, move: "pass", key: key(), timeout: true });
     }
   }
+
+  // Pause and resume go straight to the server (a pause sent later would stop the
+  // wrong moment); every device at the table follows through the socket.
+  timerButton.addEventListener("click", async () => {
+    timerButton.disabled = true;
+    showError("");
+    try {
+      const response = await fetch(data.save_url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf },
+        body: JSON.stringify({ timer: paused ? "resume" : "pause" }),
+      });
+      const state = await response.json();
+      if (!response.ok) showError(state.error?.message ?? "");
+      else {
+        version = Math.max(version, state.version);
+        adoptTimer(state);
+        tick();
+      }
+    } catch {
+      showError(words.no_signal);
+    } finally {
+      timerButton.disabled = false;
+    }
+  });
+
+  confirmButton.addEventListener("click", async () => {
+    confirmButton.disabled = true;
+    showError("");
+    await queueSave({ confirm: true }, "confirm", document.getElementById("pg-title").textContent);
+  });
 
   async function load(next) {
     if (data.live && next.length === moves.length + 1 && next.slice(0, -1).every((m, i) => m === moves[i])) {
@@ -610,7 +708,13 @@ function startRecord() {
   }
 
   function activate(id) {
-    if (!active().has(id)) return;
+    if (!active().has(id)) {
+      // A tap on a stop with no piece to move says so (no piece is chosen yet).
+      if (!pick && !busy && pos.ok && !pos.finished && pos.to_move) {
+        statusLine.textContent = fill(words.no_piece, { name: seatOf(pos.to_move).name, stop: name(id) });
+      }
+      return;
+    }
     showError("");
     if (!pick) {
       const mine = pos.legal.filter((m) => m.from === id);
@@ -705,7 +809,12 @@ function startRecord() {
     localStorage.removeItem(storageKey);
   }
 
-  if (data.live) {
+  if (data.ended) {
+    // A live record has its result: nothing to save, the seats confirm it.
+    document.getElementById("pg-save").hidden = true;
+    showEnd(data);
+  }
+  if (data.live || data.ended) {
     // Every ply is saved as it is made: no save button (its status line stays).
     document.getElementById("pg-save").hidden = true;
     follow({

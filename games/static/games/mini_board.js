@@ -39,12 +39,20 @@ export function drawMini(figure, geometry, state, shapes) {
 /**
  * tickClocks(root, label): the egg timers (section 3) of the live games in `root`, each a
  * `[data-clock-deadline]` element (when the seat to move loses her turn), show the
- * seconds left ("%(seconds)s" in label). Call it every second.
+ * seconds left ("%(seconds)s" in label, or label.left). With label.paused and label.up,
+ * a paused timer (`data-clock-paused`) and one whose time is up with no lost turn
+ * recorded (no device open at the table) say so, never "0 s left". Call it every second.
  */
 export function tickClocks(root, label) {
+  const words = typeof label === "string" ? { left: label } : label;
   for (const clock of root.querySelectorAll("[data-clock-deadline]")) {
+    if (clock.dataset.clockPaused && words.paused) {
+      clock.textContent = words.paused;
+      clock.classList.remove("low");
+      continue;
+    }
     const left = Math.max(0, Math.ceil((Date.parse(clock.dataset.clockDeadline) - Date.now()) / 1000));
-    clock.textContent = label.replace("%(seconds)s", String(left));
+    clock.textContent = left === 0 && words.up ? words.up : words.left.replace("%(seconds)s", String(left));
     clock.classList.toggle("low", left <= 10);
   }
 }

@@ -68,7 +68,10 @@ function liveGame(game, seats) {
   const parts = [text];
   if (mover) parts.push(el("span", { class: "to-move" }, fill(labels.to_move, { name: mover.name })));
   if (live.clock) {
-    parts.push(el("span", { class: "clock", "data-clock-deadline": live.clock.deadline }));
+    const attrs = { class: "clock", "data-clock-deadline": live.clock.deadline ?? "" };
+    // Paused at the table: it says so, not a count that stands still.
+    if (live.clock.paused) attrs["data-clock-paused"] = "1";
+    parts.push(el("span", attrs));
   }
   if (config.board) {
     let figure = boards.get(game.id);
@@ -271,7 +274,8 @@ function gameChanged(state) {
   }
 }
 follow({ path: config.socket, onGame: gameChanged, onCatchUp: () => {}, pollMs: 60000 });
-setInterval(() => tickClocks(sections.tables, labels.clock), 1000);
+const clockWords = { left: labels.clock, paused: labels.clock_paused, up: labels.clock_up };
+setInterval(() => tickClocks(sections.tables, clockWords), 1000);
 
 document.body.classList.add("live");
 renderTables();
