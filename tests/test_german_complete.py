@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from games import rulesets
 from tests.factories import UserFactory
+from tests.pages import player_pages, round_pages, site_pages, tournament_pages
 from tournaments.demo import CLUB, EVENING, SWISS, demo_load
 from tournaments.models import Club, Game, Player, Season, Seat, Tournament
 from tournaments.services.actor import Actor
@@ -98,21 +99,11 @@ def pages() -> list[str]:
     swiss = Tournament.objects.get(slug=SWISS)
     evening = Tournament.objects.get(slug=EVENING)
     club = Club.objects.get(slug="pentagame-club-hamburg")
-    urls: list[str] = [
-        reverse("home"),
-        reverse("login"),
-        reverse("ratings:leaderboard"),
-        reverse("ratings:club-leaderboard", args=[club.slug]),
-        reverse("tournament-create"),
-        reverse("tournament-import"),
-        reverse("club-detail", args=[club.slug]),
-        reverse("club-statistics", args=[club.slug]),
-        reverse("season-create", args=[club.slug]),
-    ]
     player = Player.objects.get(name="Jan Suchanek")
-    urls += [
-        reverse("player-detail", args=[player.pk]),
-        reverse("ratings:player", args=[player.pk]),
+    urls: list[str] = [
+        *site_pages(club),
+        reverse("season-create", args=[club.slug]),
+        *player_pages(player),
     ]
     for season in Season.objects.filter(club=club):
         urls += [
@@ -125,17 +116,7 @@ def pages() -> list[str]:
     for tournament in Tournament.objects.all():
         slug = tournament.slug
         entry = tournament.entries.order_by("seed").first()
-        urls += [
-            reverse("tournament-detail", args=[slug]),
-            reverse("tournament-standings", args=[slug]),
-            reverse("projector", args=[slug]),
-            reverse("wall-projector", args=[slug]),
-            reverse("entry-detail", args=[slug, entry.pk]),
-            reverse("tournament-manage", args=[slug]),
-            reverse("tournament-edit", args=[slug]),
-            reverse("tournament-crosstable", args=[slug]),
-            reverse("tournament-statistics", args=[slug]),
-        ]
+        urls += tournament_pages(tournament, entry)
         team = tournament.teams.order_by("seed").first()
         if team is not None:
             urls += [
@@ -145,15 +126,7 @@ def pages() -> list[str]:
                 reverse("team-dissolve", args=[slug, team.pk]),
             ]
         for round_ in tournament.rounds.all():
-            n = round_.number
-            urls += [
-                reverse("round-detail", args=[slug, n]),
-                reverse("round-detail", args=[slug, n]) + "?print",
-                reverse("round-results", args=[slug, n]),
-                reverse("round-sheets", args=[slug, n]),
-                reverse("round-wall", args=[slug, n]),
-                reverse("round-open-tables", args=[slug, n]),
-            ]
+            urls += round_pages(tournament, round_.number)
         game = Game.objects.filter(table__round__tournament=tournament).exclude(moves=[]).first()
         if game is not None:
             if tournament.game != "pentagame":

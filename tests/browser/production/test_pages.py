@@ -13,6 +13,7 @@ from urllib.parse import urljoin
 import pytest
 
 from tests.factories import UserFactory, tournament_with_players
+from tests.pages import player_pages, round_pages, site_pages, tournament_pages
 from tournaments.models import Game, Seat
 from tournaments.services.actor import Actor
 from tournaments.services.results import game_record_out
@@ -46,44 +47,21 @@ def event(live_server: Any) -> tuple[Any, list[str]]:
     round_close(round=first, by=by)
     second = round_pair_next(tournament=tournament, by=by)
     round_publish(round=second, by=by)
-    slug, club = tournament.slug, tournament.club
+    club = tournament.club
     entry = tournament.entries.order_by("seed").first()
     game = Game.objects.filter(table__round=first).first()
     seat = Seat.objects.filter(table__round=second).first()
     urls = [
-        reverse("home"),
-        reverse("login"),
-        reverse("ratings:leaderboard"),
-        reverse("ratings:club-leaderboard", args=[club.slug]),
-        reverse("tournament-create"),
-        reverse("tournament-import"),
-        reverse("club-detail", args=[club.slug]),
-        reverse("club-statistics", args=[club.slug]),
-        reverse("player-detail", args=[entry.player.pk]),
-        reverse("ratings:player", args=[entry.player.pk]),
-        reverse("tournament-detail", args=[slug]),
-        reverse("tournament-standings", args=[slug]),
-        reverse("projector", args=[slug]),
-        reverse("wall-projector", args=[slug]),
-        reverse("entry-detail", args=[slug, entry.pk]),
-        reverse("tournament-manage", args=[slug]),
-        reverse("tournament-edit", args=[slug]),
-        reverse("tournament-crosstable", args=[slug]),
-        reverse("tournament-statistics", args=[slug]),
+        *site_pages(club),
+        *player_pages(entry.player),
+        *tournament_pages(tournament, entry),
         reverse("games:replay", args=[game.pk]),
         reverse("games:record", args=[game.pk]),
         reverse("seat-report", args=[seat.report_token]),
         reverse("games:record-token", args=[seat.table.games.first().pk, seat.report_token]),
     ]
     for number in (1, 2):
-        urls += [
-            reverse("round-detail", args=[slug, number]),
-            reverse("round-detail", args=[slug, number]) + "?print",
-            reverse("round-results", args=[slug, number]),
-            reverse("round-sheets", args=[slug, number]),
-            reverse("round-wall", args=[slug, number]),
-            reverse("round-open-tables", args=[slug, number]),
-        ]
+        urls += round_pages(tournament, number)
     return director, urls
 
 
