@@ -88,8 +88,28 @@ def _missed_round_score() -> serializers.DecimalField:
     )
 
 
+class PlayerChoiceField(serializers.Field):
+    """The organiser's answer to a doubtful name (a 409): a player's id, or "new"."""
+
+    def to_internal_value(self, data: Any) -> int | str:
+        text = str(data)
+        if text == "new":
+            return text
+        if text.isascii() and text.isdigit() and 0 < int(text) <= ID_MAX:
+            return int(text)
+        raise serializers.ValidationError('a player\'s id, or "new"')
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
 class EntryCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
+    player_choice = PlayerChoiceField(
+        required=False,
+        help_text="When the name is only near a player of the club, or matches two (a "
+        '409 naming them): the player\'s id, or "new" for a new player.',
+    )
     rating = serializers.IntegerField(
         required=False, allow_null=True, min_value=-(2**31), max_value=2**31 - 1
     )
@@ -119,7 +139,7 @@ class ReseedRequestSerializer(serializers.Serializer):
         required=False,
         help_text=(
             "Seed by the final standings of this earlier event of the club (its slug; it "
-            "needs a closed round): its players in their final rank, then everyone new by "
+            "must be finished): its players in their final rank, then everyone new by "
             "rating. Without it the seeds follow the ratings."
         ),
     )
@@ -182,6 +202,17 @@ class ForbiddenPairSerializer(serializers.ModelSerializer):
 
 class PasteSerializer(serializers.Serializer):
     players = serializers.CharField(help_text="One player per line, optionally `name, rating`.")
+    choices = serializers.DictField(
+        child=PlayerChoiceField(),
+        required=False,
+        help_text="For doubtful lines (a 409 naming them): line number -> the player's id, "
+        'or "new" for a new player.',
+    )
+
+    def validate_choices(self, value: dict) -> dict[int, int | str]:
+        if not all(k.isascii() and k.isdigit() and len(k) < 7 for k in value):
+            raise serializers.ValidationError("keys are line numbers")
+        return {int(k): v for k, v in value.items()}
 
 
 class TeamsPasteSerializer(serializers.Serializer):
@@ -431,7 +462,10 @@ class GameSerializer(serializers.ModelSerializer):
             "decider",
             "leaders",
             "voided",
+            "timer_paused_at",
         ]
+        # The egg timer: paused since (null: it runs); written through `timer`.
+        read_only_fields = ["timer_paused_at"]
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField(), allow_null=True))
     def get_leaders(self, game: Game) -> list[int] | None:
@@ -462,10 +496,7 @@ class PlySerializer(serializers.Serializer):
     ply = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False)
     move = serializers.CharField(max_length=64, required=False, allow_blank=True, default="")
     key = serializers.RegexField(r"^[A-Za-z0-9_.:-]{1,64}$", required=False, default="")
-            "timer_paused_at",
     timeout = serializers.BooleanField(default=False)
-        # The egg timer: paused since (null: it runs); written through `timer`.
-        read_only_fields = ["timer_paused_at"]
     undo = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -482,6 +513,13 @@ class PlySerializer(serializers.Serializer):
         if "undo" in v:
             return PlyEntry(number=v["undo"], undo=True)
         return PlyEntry(number=v["ply"], move=v["move"], key=v["key"], timeout=v["timeout"])
+
+
+class TimerSerializer(serializers.Serializer):
+    """The table's egg timer (docs/rules.md, "The egg timer"): `paused` true lays it on
+    its side, false sets it running again with the time it had left."""
+
+    paused = serializers.BooleanField()
 
 
 class GameResultSerializer(serializers.Serializer):
@@ -515,13 +553,6 @@ class GameResultSerializer(serializers.Serializer):
     )
     position = serializers.IntegerField(
         required=False,
-class TimerSerializer(serializers.Serializer):
-    """The table's egg timer (docs/rules.md, "The egg timer"): `paused` true lays it on
-    its side, false sets it running again with the time it had left."""
-
-    paused = serializers.BooleanField()
-
-
         help_text="Reports through a player's own link: may be left out; if given, it must "
         "be the link's seat.",
     )

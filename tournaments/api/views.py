@@ -396,7 +396,7 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
             source = next((t for t in seed_sources(tournament) if t.slug == event), None)
             if source is None:
                 raise ServiceError(
-                    _("choose an earlier event of this club with a closed round"),
+                    _("choose a finished earlier event of this club"),
                     field="event",
                 )
         unrated = entry_services.entries_reseed_by_rating(
@@ -431,6 +431,7 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
             lambda: entry_services.entries_paste(
                 tournament=self.tournament(),
                 text=data.validated_data["players"],
+                choices=data.validated_data.get("choices"),
                 by=Actor.director(request.user),
             ),
         )
@@ -988,7 +989,6 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
         """Record the game live, one ply at a time (or undo the last), as the board does."""
         return game_answer(record_ply(self.get_object(), request, Actor.director(request.user)))
 
-    @extend_schema(request=None, responses={200: s.GameSerializer})
     @extend_schema(request=s.TimerSerializer, responses={200: s.GameSerializer})
     @action(detail=True, methods=["post"], url_path="timer")
     @idempotent(reread=game_again)
@@ -996,6 +996,7 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
         """Pause or resume the table's egg timer, as the board's button does."""
         return Response(set_timer(self.get_object(), request, Actor.director(request.user)))
 
+    @extend_schema(request=None, responses={200: s.GameSerializer})
     @action(detail=True, methods=["delete"], url_path="flag")
     def clear_flag(self, request: Request, pk: str) -> Response:
         """The organiser has looked at a flagged table (a ply another device sent was
@@ -1117,7 +1118,6 @@ class PlyView(WriteThrottled, generics.GenericAPIView):
         return game_answer(record_ply(game, request, by))
 
 
-class ConfirmView(WriteThrottled, generics.GenericAPIView):
 def set_timer(game: Game, request: Request, by: Actor) -> dict[str, Any]:
     data = s.TimerSerializer(data=request.data)
     data.is_valid(raise_exception=True)
@@ -1139,6 +1139,7 @@ class TimerView(WriteThrottled, generics.GenericAPIView):
         return Response(set_timer(game, request, by))
 
 
+class ConfirmView(WriteThrottled, generics.GenericAPIView):
     """Another seat's player confirms a reported result; only then does it count."""
 
     permission_classes = [AllowAny]

@@ -4,6 +4,9 @@ withdrawal and re-admission, announced byes and absences, check-in."""
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -28,6 +31,27 @@ RATING_MAX = 3000
 # A pasted line is `name` or `name, rating` (a semicolon or a tab separates too).
 SEPARATORS = re.compile(r"[,;\t]")
 PASTED_NUMBER = re.compile(r"[+-]?\d+")
+
+
+class NamesInDoubt(ConflictError):
+    """Names that may be players of the club but are not certainly: the organiser chooses
+    (one of the candidates, or a new player) and sends again; nothing is entered."""
+
+    def __init__(self, doubts: list[PastedLine], *, field: str) -> None:
+        problems = [
+            pasted_line_problem(
+                d.number,
+                d.name,
+                _("is this %(players)s, or a new player? Choose")
+                % {"players": _(" or ").join(p.name for p in d.candidates)},
+            )
+            if field == "players"
+            else _("%(name)s: is this %(players)s, or a new player? Choose")
+            % {"name": d.name, "players": _(" or ").join(p.name for p in d.candidates)}
+            for d in doubts
+        ]
+        super().__init__("; ".join(problems), field=field)
+        self.doubts = doubts
 
 
 class PasteError(ServiceError):
@@ -111,6 +135,106 @@ def open_for_entries(tournament: Tournament) -> None:
         raise ConflictError(_("the tournament is finished; add rounds first"), field="tournament")
 
 
+def name_key(name: str) -> str:
+    """A name as it is compared with the club's players: case and spacing do not count
+    ("cleo  MARCHETTI" is Cleo Marchetti); accents do (René is not Rene)."""
+    return " ".join(name.split()).casefold()
+
+
+def _loose(key: str) -> str:
+    # Accents, hyphens and spaces dropped: close enough to ask, never to decide.
+    bare = unicodedata.normalize("NFKD", key)
+    return "".join(c for c in bare if c.isalnum())
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """One letter changed, added, dropped, or two neighbours swapped."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return a == b
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+        )
+    short, long_ = sorted((a, b), key=len)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+
+
+# A one-letter difference is a typo only in a name this long ("Ida"/"Ina" are two people).
+NEAR_MIN_LENGTH = 10
+
+
+@dataclass(frozen=True)
+class PastedLine:
+    """What a name becomes: the club's ``player`` (certain), a new player (neither), or
+    a question to the organiser (``candidates``: the players it may be)."""
+
+    number: int
+    name: str
+    rating: int | None = None
+    player: Player | None = None
+    candidates: tuple[Player, ...] = ()
+
+    @property
+    def doubtful(self) -> bool:
+        return bool(self.candidates)
+
+    @property
+    def renamed(self) -> bool:
+        # Matched to a player written otherwise: shown to the organiser before entering.
+        return self.player is not None and self.player.name != self.name
+
+
+def _match(players: list[Player], number: int, name: str, rating: int | None) -> PastedLine:
+    key = name_key(name)
+    same = [p for p in players if name_key(p.name) == key]
+    if len(same) == 1:
+        return PastedLine(number, name, rating, player=same[0])
+    if same:
+        return PastedLine(number, name, rating, candidates=tuple(same))
+    loose = _loose(key)
+    near = tuple(
+        p
+        for p in players
+        if _loose(name_key(p.name)) == loose
+        or (len(loose) >= NEAR_MIN_LENGTH and _one_edit_apart(_loose(name_key(p.name)), loose))
+    )
+    return PastedLine(number, name, rating, candidates=near)
+
+
+def _club_players(tournament: Tournament) -> list[Player]:
+    return list(Player.objects.filter(club=tournament.club).order_by("name", "pk"))
+
+
+Choice = int | str  # a player's id, or "new"
+
+
+def _chosen(tournament: Tournament, line: PastedLine, choice: Choice | None, field: str) -> Player:
+    """The player a line enters: the organiser's choice if she made one, else the
+    certain match, else a new player; a doubt without a choice is not decided here."""
+    if choice == "new":
+        player, created = Player.objects.get_or_create(club=tournament.club, name=line.name)
+        if not created:
+            raise ServiceError(
+                _("%(name)s is a player of this club already: choose her") % {"name": line.name},
+                field=field,
+            )
+        return player
+    if choice is not None:
+        player = (
+            Player.objects.filter(club=tournament.club, pk=choice).first()
+            if isinstance(choice, int) and not isinstance(choice, bool)
+            else None
+        )
+        if player is None:
+            raise ServiceError(_("choose a player of this club, or a new player"), field="player")
+        return player
+    if line.player is not None:
+        return line.player
+    player, _created = Player.objects.get_or_create(club=tournament.club, name=line.name)
+    return player
+
+
 def _check_in_used(tournament: Tournament) -> bool:
     return tournament.entries.filter(checked_in=True).exists()
 
@@ -121,9 +245,12 @@ def entry_add(
     name: str,
     rating: int | None = None,
     missed_round_score: Any = None,
+    player_choice: Choice | None = None,
     by: Actor,
 ) -> Entry:
-    """Enter a player by name (found in the tournament's club, or created there). After
+    """Enter a player by name (found in the tournament's club regardless of case and
+    spacing, or created there; a name only near a player's, or matching two, is refused
+    with NamesInDoubt until ``player_choice`` says whom: a player's id or "new"). After
     round 1 has been paired the entry is a late one and joins from the next round; each
     round missed scores ``missed_round_score`` (the organiser's choice; empty: nothing).
     Once check-in has begun, a newly entered player is checked in: they are at the desk."""
@@ -134,9 +261,14 @@ def entry_add(
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         open_for_entries(tournament)
-        player, _created = Player.objects.get_or_create(club=tournament.club, name=name)
+        line = _match(_club_players(tournament), 1, name, rating)
+        if line.doubtful and player_choice is None:
+            raise NamesInDoubt([line], field="name")
+        player = _chosen(tournament, line, player_choice, "name")
         if tournament.entries.filter(player=player).exists():
-            raise ServiceError(_("%(name)s is already entered") % {"name": name}, field="name")
+            raise ServiceError(
+                _("%(name)s is already entered") % {"name": player.name}, field="name"
+            )
         if rating is None:
             # A club member with a rating keeps it; nobody is shown as rated 0.
             rating = _known_ratings(tournament, [player.pk]).get(player.pk)
@@ -212,29 +344,62 @@ def _parse_paste(
     return rows, problems
 
 
-def entries_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Entry]:
-    """Enter a pasted list, one player per line, optionally `name, rating`. All or
-    nothing: every bad line is reported by its number (PasteError) and nothing is
-    entered."""
-    require_actor(by)
-    open_for_entries(Tournament.objects.get(pk=tournament.pk))  # and again, locked, per entry
+def entries_paste_preview(*, tournament: Tournament, text: str) -> list[PastedLine]:
+    """What each line of a pasted list becomes (the club's player, a new one, or a
+    question), for the organiser to confirm; bad lines raise PasteError as on entering."""
     rows, problems = _parse_paste(text)
     if not rows and not problems:
         raise ServiceError(_("the list is empty"), field="players")
-    entered = {n.casefold() for n in tournament.entries.values_list("player__name", flat=True)}
-    for number, name, _rating in rows:
-        if name.casefold() in entered:
-            problems.append((number, pasted_line_problem(number, name, _("already entered"))))
+    lines = [_match(_club_players(tournament), n, name, r) for n, name, r in rows]
+    entered = {name_key(n) for n in tournament.entries.values_list("player__name", flat=True)}
+    for line in lines:
+        if name_key(line.player.name if line.player else line.name) in entered:
+            problem = pasted_line_problem(line.number, line.name, _("already entered"))
+            problems.append((line.number, problem))
     if problems:
         problems.sort(key=lambda p: p[0])
         raise PasteError([message for _number, message in problems])
+    return lines
+
+
+def entries_paste(
+    *,
+    tournament: Tournament,
+    text: str,
+    choices: Mapping[int, Choice] | None = None,
+    by: Actor,
+) -> list[Entry]:
+    """Enter a pasted list, one player per line, optionally `name, rating`. All or
+    nothing: every bad line is reported by its number (PasteError) and nothing is
+    entered. A name matches the club's player regardless of case and spacing; doubtful
+    lines (near one player, or matching two) are refused together (NamesInDoubt) until
+    ``choices`` (line number -> a player's id or "new") settles each."""
+    require_actor(by)
+    open_for_entries(Tournament.objects.get(pk=tournament.pk))  # and again, locked, per entry
+    choices = choices or {}
+    lines = entries_paste_preview(tournament=tournament, text=text)
+    doubts = [line for line in lines if line.doubtful and line.number not in choices]
+    if doubts:
+        raise NamesInDoubt(doubts, field="players")
+    entries: list[Entry] = []
     with transaction.atomic():
-        try:
-            return [
-                entry_add(tournament=tournament, name=n, rating=r, by=by) for _number, n, r in rows
-            ]
-        except ServiceError as exc:
-            raise ServiceError(exc.message, field="players") from None
+        for line in lines:
+            try:
+                entries.append(
+                    entry_add(
+                        tournament=tournament,
+                        name=line.name,
+                        rating=line.rating,
+                        player_choice=choices.get(line.number, line.player and line.player.pk),
+                        by=by,
+                    )
+                )
+            except NamesInDoubt as exc:  # a player of the club added meanwhile
+                doubt = replace(exc.doubts[0], number=line.number)
+                raise NamesInDoubt([doubt], field="players") from None
+            except ServiceError as exc:
+                raise ServiceError(exc.message, field="players") from None
+    return entries
 
 
 def _known_ratings(tournament: Tournament, player_ids: list[int]) -> dict[int, int]:
@@ -305,8 +470,8 @@ def entries_reseed_by_rating(
 
 
 def _prior_ranks(tournament: Tournament, source: Tournament | Season) -> dict[int, int]:
-    """Player -> place in the final standings of ``source``, an earlier event of the
-    same club with at least one closed round (a withdrawn player keeps hers), or in the
+    """Player -> place in the final standings of ``source``, a finished earlier event
+    of the same club (a withdrawn player keeps hers), or in the
     standings of a season of the club."""
     if isinstance(source, Season):
         if source.club_id != tournament.club_id:
@@ -323,6 +488,12 @@ def _prior_ranks(tournament: Tournament, source: Tournament | Season) -> dict[in
         raise ServiceError(_("choose another event: this one has no result yet"), field="event")
     if source.club_id != tournament.club_id:
         raise ServiceError(_("choose an event of this club"), field="event")
+    finished = Tournament.objects.filter(pk=source.pk, status=Tournament.Status.FINISHED)
+    if not finished.exists():  # as stored now, not as the caller last read it
+        raise ServiceError(
+            _("%(event)s has not finished: it has no final standings yet") % {"event": source.name},
+            field="event",
+        )
     standings = tournament_standings(tournament=source)
     if not standings.rows:
         raise ServiceError(

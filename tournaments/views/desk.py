@@ -77,17 +77,63 @@ def paste_list(
     return to_run_page(tournament, anchor)
 
 
+def _choice(raw: str) -> entry_services.Choice | None:
+    """A posted answer to a doubtful name: a player's id, or "new"; None if not one."""
+    if raw == "new":
+        return raw
+    if raw.isascii() and raw.isdigit() and len(raw) < 19:
+        return int(raw)
+    return None
+
+
+def _paste_choices(request: HttpRequest) -> dict[int, entry_services.Choice]:
+    choices: dict[int, entry_services.Choice] = {}
+    for key, raw in request.POST.items():
+        number = key.removeprefix("line-")
+        choice = _choice(raw)
+        if number != key and number.isascii() and number.isdigit() and choice is not None:
+            choices[int(number[:6])] = choice
+    return choices
+
+
 @require_POST
 @director_required
 def entries_paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A pasted list. A line that names a player of the club written otherwise, or that
+    may be one (a near name, two players of that name), is shown on a confirmation page
+    first, where the organiser chooses; a list of plain new and known names is entered
+    at once."""
+    form = PasteEntriesForm(request.POST)
+    choices = _paste_choices(request)
+    if form.is_valid():
+        try:
+            lines = entry_services.entries_paste_preview(
+                tournament=tournament, text=form.cleaned_data["players"]
+            )
+        except ServiceError:
+            lines = []  # refused below, with every bad line named
+        undecided = [line for line in lines if line.doubtful and line.number not in choices]
+        if undecided or (not confirmed(request) and any(line.renamed for line in lines)):
+            return render(
+                request,
+                "tournaments/entry_confirm.html",
+                {
+                    "tournament": tournament,
+                    "action": "paste",
+                    "lines": lines,
+                    "text": form.cleaned_data["players"],
+                    "undecided": confirmed(request) and bool(undecided),
+                },
+                status=400 if confirmed(request) else 200,
+            )
     return paste_list(
         request,
         tournament,
-        PasteEntriesForm(request.POST),
+        form,
         field="players",
         form_key="paste_form",
         empty=_("Paste at least one player's name."),
-        paste=entry_services.entries_paste,
+        paste=lambda **kwargs: entry_services.entries_paste(choices=choices, **kwargs),
         entered=_("%(count)s players entered."),
         anchor="#players",
     )
@@ -96,7 +142,8 @@ def entries_paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_POST
 @director_required
 def entry_add_late(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """One player, with the points for each round they missed (the organiser's choice)."""
+    """One player, with the points for each round they missed (the organiser's choice).
+    A name only near a player of the club, or matching two, asks whom it means first."""
     form = LateEntryForm(request.POST)
     if not form.is_valid():
         return refused_on_run_page(
@@ -109,7 +156,21 @@ def entry_add_late(request: HttpRequest, tournament: Tournament) -> HttpResponse
             name=data["name"],
             rating=data["rating"],
             missed_round_score=data["missed_round_score"],
+            player_choice=_choice(request.POST.get("player_choice", "")),
             by=Actor.director(request.user),
+        )
+    except entry_services.NamesInDoubt as exc:
+        return render(
+            request,
+            "tournaments/entry_confirm.html",
+            {
+                "tournament": tournament,
+                "action": "choose",
+                "lines": exc.doubts,
+                "data": data,
+                "next": request.POST.get("next", ""),
+            },
+            status=200,
         )
     except ServiceError as exc:
         return refused_on_run_page(request, tournament, exc, late_form=form)
