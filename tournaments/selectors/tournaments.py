@@ -39,10 +39,14 @@ def players_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Playe
 
 
 def seed_sources(tournament: Tournament) -> list[Tournament]:
-    """The club's other events that can give a prior ranking (a closed round each),
-    the latest first: the choices of "seed by the standings of …"."""
+    """The club's other finished events (a finished one has final standings; a running
+    one has none yet), the latest first: the choices of "seed by the final standings of"."""
     return list(
-        Tournament.objects.filter(club_id=tournament.club_id, rounds__status="closed")
+        Tournament.objects.filter(
+            club_id=tournament.club_id,
+            status=Tournament.Status.FINISHED,
+            rounds__status="closed",
+        )
         .exclude(pk=tournament.pk)
         .distinct()
         .order_by("-date", "-created_at", "-pk")
