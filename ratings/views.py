@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
@@ -9,7 +11,7 @@ from tournaments.models import GAMES as GAME_CHOICES
 from tournaments.models import Club, Player
 from tournaments.services.actor import Actor
 
-from .models import SYSTEM_CHOICES, RatingJob
+from .models import SYSTEM_CHOICES, PlayerRating, RatingJob
 from .selectors import (
     events_of,
     is_provisional,
@@ -47,6 +49,19 @@ def _int(request: HttpRequest, name: str, default: int) -> int:
         return default
 
 
+def _ranked(rows: Any, *, one_order: bool) -> list[tuple[PlayerRating, bool, int | None]]:
+    """(rating, provisional, rank): as lichess does, a provisional rating (few games or a
+    high deviation) is not ranked: it follows the ranked ones, unnumbered. ``one_order``
+    ranks everyone by rating alone."""
+    marked = [(r, is_provisional(r)) for r in rows]
+    if one_order:
+        return [(r, p, i) for i, (r, p) in enumerate(marked, start=1)]
+    ranked = [r for r, p in marked if not p]
+    return [(r, False, i) for i, r in enumerate(ranked, start=1)] + [
+        (r, True, None) for r, p in marked if p
+    ]
+
+
 @require_GET
 def leaderboard_view(request: HttpRequest, club_slug: str | None = None) -> HttpResponse:
     club = get_object_or_404(Club, slug=club_slug) if club_slug else None
@@ -70,7 +85,8 @@ def leaderboard_view(request: HttpRequest, club_slug: str | None = None) -> Http
             "systems": SYSTEMS,
             "game": game,
             "games": GAMES,
-            "rows": [(r, is_provisional(r)) for r in rows[:500]],
+            "rows": _ranked(rows[:500], one_order=request.GET.get("all") == "1"),
+            "one_order": request.GET.get("all") == "1",
             "active_days": active_days,
             "min_games": min_games,
             "clubs": Club.objects.order_by("name"),
