@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from games import pentagame
 from tournaments import jsonbody, signals
-from tournaments.models import Game, ResultSubmission, Round, Seat
+from tournaments.models import Game, ResultSubmission, Round, Seat, Tournament
 from tournaments.models_team import TEAM_TARGET
 from tournaments.selectors.standings import table_teams
 
@@ -263,8 +263,21 @@ def _has_result(game: Game) -> bool:
     return game.status not in Game.WITHOUT_RESULT
 
 
+def require_evening_open(round_: Round) -> None:
+    """A closed club evening is rated as one period: its results stay as they were
+    closed, whoever writes, until the organiser reopens the evening (docs/results.md).
+    A tournament's closed round is corrected in place instead (audited, re-rated)."""
+    tournament = round_.tournament
+    if (
+        tournament.kind == Tournament.Kind.EVENING
+        and tournament.status == Tournament.Status.FINISHED
+    ):
+        raise ConflictError(_("the evening is closed; reopen it first"), field="tournament")
+
+
 def _lock(game: Game, version: int | None) -> tuple[Game, list[ResultSubmission]]:
     locked = lock_game(game)
+    require_evening_open(locked.table.round)
     if version is not None and locked.version != version:
         raise ConflictError(
             _(

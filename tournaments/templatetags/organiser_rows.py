@@ -468,6 +468,9 @@ class ResultRows:
         # 3-player table has a group of rows for it, which a save answers out of band.
         self.deciders = bool(tournament.decider)
         self.csrf = csrf
+        # A closed club evening's results stay as closed until it is reopened (the
+        # services refuse any change): its rows show them without fields or buttons.
+        self.read_only = tournament.kind == "evening" and tournament.status == "finished"
         self.save_url = url_pattern("round-result-save", slug, number, None)
         self.accept_url = url_pattern("round-result-accept", slug, number, None)
         self.clear_url = url_pattern("round-result-clear-flag", slug, number, None)
@@ -520,6 +523,8 @@ class ResultRows:
         names = escape(" – ".join(s.name for s in seats))
         if game.voided:
             return self.voided_row(table, game, names)
+        if self.read_only:
+            return self.read_only_row(table, game, names, refused)
         held = game.held
         if held:
             css = " is-disputed"
@@ -667,6 +672,32 @@ class ResultRows:
             f'      <form method="post" action="{aside}" hx-post="{aside}" '
             f'class="inline accept-form">{self.csrf}<button type="submit">'
             f"{self.t['set_aside']}</button></form></div>"
+        )
+
+    def read_only_row(
+        self, table: Any, game: Any, names: str, refused: Refusal | None = None
+    ) -> str:
+        """A game of a closed evening: its result and trail, nothing to type or press
+        (a save sent anyway, from a page loaded before, is answered with its refusal)."""
+        out = _join("" if o is None else o for o in game.out) if game.counted else "—"
+        if game.counted and game.status == "unfinished":
+            out += f" {self.t['unfinished']}"
+        trail = self.trail(game.trail) if game.trail else ""
+        more = f"<details><summary>{self.t['more']}</summary>{trail}</details>" if trail else ""
+        number = decider_heading(game, table) if game.decider else str(game.number)
+        number_id = f' id="table-{table.number}"' if game.number == 1 else ""
+        error = '<span class="muted">—</span>'
+        if refused is not None:
+            error = f'<span class="row-error" role="alert">{escape(refused.message)}</span>'
+        return (
+            f'\n<tr id="game-{game.id}" class="result-row is-read-only" data-live-region '
+            f'data-live-version="{game.version}" data-game="{game.id}">\n'
+            f'  <th scope="row" class="num"{number_id}>{table.number}</th>\n'
+            f"  <td>{names}</td>\n"
+            f'  <td class="num">{number}</td>\n'
+            f'  <td class="entry">{out}</td>\n'
+            f'  <td class="state">{error}</td>\n'
+            f'  <td class="more">{more}</td>\n</tr>'
         )
 
     def voided_row(self, table: Any, game: Any, names: str) -> str:

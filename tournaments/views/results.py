@@ -139,6 +139,9 @@ def results_screen(tournament: Tournament, round_: Round) -> dict[str, Any]:
         "tables": tables,
         "progress": round_progress(tables),
         "live_tables": live_tables_config(tournament),
+        # A closed club evening: read-only until reopened (services/results.py refuses).
+        "read_only": tournament.kind == Tournament.Kind.EVENING
+        and tournament.status == Tournament.Status.FINISHED,
     }
 
 
