@@ -62,13 +62,38 @@ export async function waiting() {
   return (await list()).filter((item) => mine(item) && item.state === "waiting");
 }
 
+// The box's words are the template's, in the page's language: the heading of an item's
+// outcome, and under it the game as this page names it (a saved or repeated entry's state
+// is the page's row to tell); the server's reason only where it is the news.
+const ORDER = ["refused", "dispute", "conflict", "duplicate", "saved"];
 function outcomeText(item) {
-  // A saved entry is told in the server's own words, as the page's message after a
-  // form's redirect would tell it ("…: result reported; an opponent must confirm it.").
-  if (item.state === "saved" && item.detail) return item.detail;
-  const template = text[`outcome${item.state[0].toUpperCase()}${item.state.slice(1)}`] ?? text.outcomeSaved;
-  return fill(template, { label: item.label, detail: item.detail });
+  const row = document.getElementById(`${item.group}-title`) ?? document.querySelector(`#${CSS.escape(item.group)} > strong`);
+  const label = row?.textContent.trim() || item.label;
+  if (["saved", "duplicate"].includes(item.state) || !item.detail) return label;
+  return fill(text.outcomeDetail, { label, detail: item.detail });
 }
+function group(outcomes, state) {
+  let section = outcomes.querySelector(`[data-group="${state}"]`);
+  if (section) return section.querySelector("ul");
+  section = document.createElement("div");
+  section.dataset.group = state;
+  const heading = document.createElement("p");
+  heading.dataset.heading = "";
+  heading.textContent = text[`heading${state[0].toUpperCase()}${state.slice(1)}`] ?? "";
+  section.append(heading, document.createElement("ul"));
+  const after = [...outcomes.querySelectorAll("[data-group]")].find((s) => ORDER.indexOf(s.dataset.group) > ORDER.indexOf(state));
+  outcomes.insertBefore(section, after ?? null);
+  return section.querySelector("ul");
+}
+// Dismissed answers stay gone: seen, so no later page lists them either.
+const dismissed = new Set();
+box?.querySelector("[data-dismiss]")?.addEventListener("click", () => {
+  const ids = [...shown];
+  ids.forEach((id) => dismissed.add(id));
+  box.querySelectorAll("[data-group]").forEach((section) => section.remove());
+  markSeen(ids).catch(() => {});
+  render();
+});
 
 // With signal an entry is stored within a blink: the line tells of waiting ones only
 // once one has waited this long. Telling of each ply at once made the line come and go
@@ -95,22 +120,26 @@ export async function render() {
   box.classList.toggle("is-offline", offline);
   const outcomes = box.querySelector("[data-outcomes]");
   for (const item of items) {
-    if (item.state === "waiting" || (item.seen && !shown.has(item.id))) continue;
+    if (item.state === "waiting" || dismissed.has(item.id) || (item.seen && !shown.has(item.id))) continue;
     // A ply stored as sent is the rule: only what went otherwise is listed.
     if (item.kind === "ply" && (item.state === "saved" || item.state === "duplicate")) continue;
     shown.add(item.id);
     if ((item.doneAt ?? "") < loadedAt) shownOld.add(item.id);
     let li = outcomes.querySelector(`[data-item="${item.id}"]`);
-    if (!li) {
+    const list = group(outcomes, item.state);
+    if (li?.parentElement !== list) {
+      li?.remove();
       li = document.createElement("li");
       li.dataset.item = item.id;
-      outcomes.append(li);
+      list.append(li);
     }
     li.dataset.outcome = item.state;
     li.textContent = outcomeText(item);
   }
-  outcomes.hidden = !outcomes.children.length;
-  box.hidden = !offline && !overdue && !outcomes.children.length;
+  outcomes.querySelectorAll("[data-group]").forEach((section) => section.querySelector("li") || section.remove());
+  const listed = outcomes.querySelectorAll("li").length;
+  outcomes.hidden = !listed;
+  box.hidden = !offline && !overdue && !listed;
   for (const callback of changeListeners) callback({ count, offline, items });
 }
 
