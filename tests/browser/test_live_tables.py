@@ -107,7 +107,7 @@ def test_two_phones_record_a_three_player_game_alternately_while_the_projector_f
         tap(ply)
 
     browser.switch_to.window(order[len(RECORD) % 2])
-    wait(lambda b: "finished" in b.find_element(By.ID, "pg-saved").text, 10)
+    wait(lambda b: "finished" in b.find_element(By.ID, "pg-end").text, 10)
     game.refresh_from_db()
     result = replay({"players": 3, "variant": "standard", "moves": game.moves})
     assert game.moves == RECORD and result.finished

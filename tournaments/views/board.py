@@ -120,7 +120,7 @@ def board_text() -> dict[str, Any]:
             "%(name)s reported the result (%(status)s, pieces out %(out)s): confirm it if it is right."
         ),
         "end_awaiting": _(
-            "Result %(status)s, pieces out %(out)s: awaiting %(names)s's confirmation."
+            "Result (%(status)s, pieces out %(out)s): awaiting %(names)s's confirmation."
         ),
         "end_confirmed": _("Result confirmed (%(status)s, pieces out %(out)s)."),
         "or": _(" or "),
