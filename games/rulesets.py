@@ -97,6 +97,25 @@ class Ruleset:
         leaders (sections 3 and 18): a game played both by three and by two."""
         return 2 in self.table_sizes and 3 in self.table_sizes
 
+    def seat_most(self, target: int, *, team: bool = False) -> int:
+        """The largest result one seat can have: the sheet's ``target``, or at a 2 vs 2
+        table each player's own set of five pieces (section 3)."""
+        return 5 if team and self.has_team_variant else target
+
+    def team_most(self, team_target: int) -> int:
+        """What a 2 vs 2 team can bring out at most: four before the deciding round,
+        then one from each partner (section 3), so ``team_target`` + 1."""
+        return team_target + 1
+
+    def example_entry(self, seats: int, target: int, *, team: bool = False) -> str:
+        """A result as the results screen types it, for the hint and placeholder: a
+        winner at ``target`` and the others behind; at a 2 vs 2 table seats 1+3 with
+        five (3 + 2) against 2+4 with one."""
+        if team and self.has_team_variant and seats == 4:
+            return "3 1 2 0"
+        values = [target, min(1, target)] + [0] * (seats - 2)
+        return " ".join(str(v) for v in values[:seats])
+
     def sheet_values(self, out: Sequence[int]) -> list[int]:
         return list(out) if self.sheet is None else self.sheet(out)
 

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.models import ResultSubmission
+from tournaments.models_team import TEAM_TARGET
 
 register = template.Library()
 
@@ -455,6 +456,31 @@ class Refusal:
     version: int | None = None
 
 
+class EntryHints:
+    """What a results screen's pieces-out field takes at a table of n seats, from the
+    ruleset (games/rulesets.py): its range and an example."""
+
+    def __init__(self, tournament: Any) -> None:
+        self.ruleset = tournament.ruleset
+        self.target = tournament.target if self.ruleset.target_is_setting else self.ruleset.target
+        self.team_event = bool(tournament.is_team_event)
+
+    def team(self, seats: int) -> bool:
+        return self.team_event and seats == 4
+
+    def range(self, seats: int, team: bool) -> str:
+        most = self.ruleset.seat_most(self.target, team=team)
+        if team:
+            return _("0–%(most)s each, a team at most %(team)s") % {
+                "most": most,
+                "team": self.ruleset.team_most(TEAM_TARGET),
+            }
+        return f"0–{most}"
+
+    def example(self, seats: int, team: bool) -> str:
+        return self.ruleset.example_entry(seats, self.target, team=team)
+
+
 class ResultRows:
     """The results screen's rows (one per game, tournaments/results.html): the URLs
     reversed and the fixed texts translated once for all rows of a page."""
@@ -471,6 +497,9 @@ class ResultRows:
         # A closed club evening's results stay as closed until it is reopened (the
         # services refuse any change): its rows show them without fields or buttons.
         self.read_only = tournament.kind == "evening" and tournament.status == "finished"
+        # Hints and placeholders by table size, from the ruleset (a 2 vs 2 table: 0–5 a
+        # player, a team at most 6).
+        self.hints = EntryHints(tournament)
         self.save_url = url_pattern("round-result-save", slug, number, None)
         self.accept_url = url_pattern("round-result-accept", slug, number, None)
         self.clear_url = url_pattern("round-result-clear-flag", slug, number, None)
@@ -520,7 +549,20 @@ class ResultRows:
             # The two leaders' game: only they play it, in seat order.
             seats = [s for s in seats if s.position in game.positions]
         n = len(seats)
-        names = escape(" – ".join(s.name for s in seats))
+        team = self.hints.team(n) and not game.decider
+        if team:
+            # Partners sit opposite: seats 1+3 against 2+4 (section 3).
+            names = escape(
+                _("%(first)s + %(third)s against %(second)s + %(fourth)s")
+                % {
+                    "first": seats[0].name,
+                    "second": seats[1].name,
+                    "third": seats[2].name,
+                    "fourth": seats[3].name,
+                }
+            )
+        else:
+            names = escape(" – ".join(s.name for s in seats))
         if game.voided:
             return self.voided_row(table, game, names)
         if self.read_only:
@@ -553,7 +595,7 @@ class ResultRows:
             label = escape(self.pieces % {"table": table.number, "number": game.number})
         comma_names = escape(", ".join(s.name for s in seats))
         entry = escape(typed.get("out", game.entry_text))
-        placeholder = "3 1 0" if n == 3 else "3 1"
+        placeholder, hint = self.hints.example(n, team), escape(self.hints.range(n, team))
         clear = self.clear_url(gid)
         clear_form = (
             f'<form method="post" action="{clear}" hx-post="{clear}" class="inline">'
@@ -636,7 +678,8 @@ class ResultRows:
             f'    <input id="out-{gid}" name="out" form="result-{gid}" class="pieces-out" '
             f'value="{entry}" hx-post="{save}" hx-trigger="change" data-seats="{n}" '
             f'inputmode="numeric" autocomplete="off" spellcheck="false" size="7" '
-            f'placeholder="{placeholder}" aria-describedby="error-{gid}"{invalid("out")}>\n'
+            f'placeholder="{placeholder}" title="{hint}" '
+            f'aria-describedby="error-{gid}"{invalid("out")}>\n'
             f'    <span id="error-{gid}" class="row-error" data-error{alert}>{error}</span>\n'
             f"  </td>\n"
             f'  <td class="state">{state}\n    {"".join(reports)}\n  </td>\n'

@@ -36,7 +36,7 @@ from ..services.errors import ConflictError, ServiceError
 from ..services.plies import ply_conflicts_clear
 from ..services.result_path import Outcome, game_confirm_sync, game_result_sync
 from ..services.results import Actor, game_confirm, result_accept, result_held_set_aside
-from ..templatetags.organiser_rows import Refusal, result_match_rows, result_row
+from ..templatetags.organiser_rows import EntryHints, Refusal, result_match_rows, result_row
 from .common import (
     director_required,
     live_tables_config,
@@ -133,7 +133,17 @@ def results_screen(tournament: Tournament, round_: Round) -> dict[str, Any]:
     tables = [t for t in round_tables(round_=round_) if not t.is_bye]
     round_trails(tables)
     attach_live(tables)
+    # The page's hint for its smallest table (a team event's tables all seat four).
+    hints = EntryHints(tournament)
+    seats = min((len(t.seats) for t in tables), default=2)
+    team = hints.team(seats)
+    example = hints.example(seats, team)
     return {
+        "hint": {
+            "range": hints.range(seats, team),
+            "example": example,
+            "compact": example.replace(" ", ""),
+        },
         "tournament": tournament,
         "round": round_,
         "tables": tables,
