@@ -10,7 +10,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from config.login import TokenSerializer
 from ratings.api import LeaderboardView, PlayerRatingHistoryView
-from tournaments.api import views
+from tournaments.api import seasons, views
 from tournaments.api.replay import ReplayView
 from tournaments.api.schema import ApiSchema
 from tournaments.json_errors import error_response
@@ -54,9 +54,14 @@ scoped.register("teams", views.TeamViewSet, basename="team")
 scoped.register("forbidden-pairs", views.ForbiddenPairViewSet, basename="forbidden-pair")
 scoped.register("submissions", views.SubmissionViewSet, basename="submission")
 
+club_scoped = Router(trailing_slash=True)
+club_scoped.include_root_view = False
+club_scoped.register("seasons", seasons.SeasonViewSet, basename="season")
+
 urlpatterns = [
     path("", include(router.urls)),
     path("tournaments/<slug:slug>/", include(scoped.urls)),
+    path("clubs/<slug:club_slug>/", include(club_scoped.urls)),
     path("tournaments/<slug:slug>/standings/", views.StandingsView.as_view(), name="standings"),
     path("report/<str:token>/games/<int:game_id>/", views.ReportView.as_view(), name="report"),
     path(
