@@ -37,7 +37,9 @@ class NamesInDoubt(ConflictError):
     """Names that may be players of the club but are not certainly: the organiser chooses
     (one of the candidates, or a new player) and sends again; nothing is entered."""
 
-    def __init__(self, doubts: list[PastedLine], *, field: str) -> None:
+    def __init__(
+        self, doubts: list[PastedLine], *, field: str, lines: list[PastedLine] | None = None
+    ) -> None:
         problems = [
             pasted_line_problem(
                 d.number,
@@ -50,8 +52,11 @@ class NamesInDoubt(ConflictError):
             % {"name": d.name, "players": _(" or ").join(p.name for p in d.candidates)}
             for d in doubts
         ]
-        super().__init__("; ".join(problems), field=field)
+        message = "; ".join(problems) or _("confirm the players the names were matched to")
+        super().__init__(message, field=field)
         self.doubts = doubts
+        # Every line of the list, for the page that asks (the matched ones shown too).
+        self.lines = lines or doubts
 
 
 class PasteError(ServiceError):
@@ -367,20 +372,23 @@ def entries_paste(
     tournament: Tournament,
     text: str,
     choices: Mapping[int, Choice] | None = None,
+    confirm_matches: bool = False,
     by: Actor,
 ) -> list[Entry]:
     """Enter a pasted list, one player per line, optionally `name, rating`. All or
     nothing: every bad line is reported by its number (PasteError) and nothing is
     entered. A name matches the club's player regardless of case and spacing; doubtful
     lines (near one player, or matching two) are refused together (NamesInDoubt) until
-    ``choices`` (line number -> a player's id or "new") settles each."""
+    ``choices`` (line number -> a player's id or "new") settles each. With
+    ``confirm_matches`` (the run page's first step) a list with a name matched to a player
+    written otherwise is refused the same way, to be shown before it is entered."""
     require_actor(by)
     open_for_entries(Tournament.objects.get(pk=tournament.pk))  # and again, locked, per entry
     choices = choices or {}
     lines = entries_paste_preview(tournament=tournament, text=text)
     doubts = [line for line in lines if line.doubtful and line.number not in choices]
-    if doubts:
-        raise NamesInDoubt(doubts, field="players")
+    if doubts or (confirm_matches and any(line.renamed for line in lines)):
+        raise NamesInDoubt(doubts, field="players", lines=lines)
     entries: list[Entry] = []
     with transaction.atomic():
         for line in lines:

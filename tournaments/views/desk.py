@@ -24,7 +24,7 @@ from ..services import entries as entry_services
 from ..services import rounds as round_services
 from ..services import tournaments as tournament_services
 from ..services.actor import Actor
-from ..services.entries import PasteError
+from ..services.entries import NamesInDoubt, PasteError
 from ..services.errors import ServiceError
 from ..services.evenings import evening_reopen
 from .common import confirmed, director_required, form_problems, to_run_page
@@ -50,6 +50,7 @@ def paste_list(
     paste: Callable[..., list[Any]],
     entered: str,
     anchor: str,
+    ask: Callable[[NamesInDoubt], HttpResponse] | None = None,
 ) -> HttpResponse:
     """A pasted list (players, or teams): entered whole, or refused whole with the text
     kept in its box and every bad line named, so nothing typed is lost."""
@@ -71,6 +72,8 @@ def paste_list(
             status=400,
         )
     except ServiceError as exc:
+        if ask is not None and isinstance(exc, NamesInDoubt):
+            return ask(exc)
         form.add_error(field, exc.message)
         return refused_on_run_page(request, tournament, exc, **{form_key: form})
     messages.success(request, entered % {"count": len(done)})
@@ -105,27 +108,20 @@ def entries_paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     at once."""
     form = PasteEntriesForm(request.POST)
     choices = _paste_choices(request)
-    if form.is_valid():
-        try:
-            lines = entry_services.entries_paste_preview(
-                tournament=tournament, text=form.cleaned_data["players"]
-            )
-        except ServiceError:
-            lines = []  # refused below, with every bad line named
-        undecided = [line for line in lines if line.doubtful and line.number not in choices]
-        if undecided or (not confirmed(request) and any(line.renamed for line in lines)):
-            return render(
-                request,
-                "tournaments/entry_confirm.html",
-                {
-                    "tournament": tournament,
-                    "action": "paste",
-                    "lines": lines,
-                    "text": form.cleaned_data["players"],
-                    "undecided": confirmed(request) and bool(undecided),
-                },
-                status=400 if confirmed(request) else 200,
-            )
+    again = confirmed(request)
+
+    def ask(exc: NamesInDoubt) -> HttpResponse:
+        context = {
+            "tournament": tournament,
+            "action": "paste",
+            "lines": exc.lines,
+            "text": form.cleaned_data["players"],
+            "undecided": again,
+        }
+        return render(
+            request, "tournaments/entry_confirm.html", context, status=409 if again else 200
+        )
+
     return paste_list(
         request,
         tournament,
@@ -133,9 +129,12 @@ def entries_paste(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         field="players",
         form_key="paste_form",
         empty=_("Paste at least one player's name."),
-        paste=lambda **kwargs: entry_services.entries_paste(choices=choices, **kwargs),
+        paste=lambda **kwargs: entry_services.entries_paste(
+            choices=choices, confirm_matches=not again, **kwargs
+        ),
         entered=_("%(count)s players entered."),
         anchor="#players",
+        ask=ask,
     )
 
 
@@ -159,7 +158,7 @@ def entry_add_late(request: HttpRequest, tournament: Tournament) -> HttpResponse
             player_choice=_choice(request.POST.get("player_choice", "")),
             by=Actor.director(request.user),
         )
-    except entry_services.NamesInDoubt as exc:
+    except NamesInDoubt as exc:
         return render(
             request,
             "tournaments/entry_confirm.html",
