@@ -5,6 +5,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -107,8 +108,55 @@ class TournamentForm(forms.ModelForm):
         ),
     )
 
+    # The page shows the fields in these groups (two columns when wide); the last one is
+    # folded away: few organisers change it, and it opens by itself on an error.
+    GROUPS = (
+        (_("Event"), ("club", "name", "game", "kind", "date", "season", "published"), False),
+        (
+            _("Pairing"),
+            ("rounds_planned", "policy", "pairing_method", "pre_round", "pre_round_counts"),
+            False,
+        ),
+        (
+            _("Scoring"),
+            ("target", "bye_score", "absence_score", "late_score", "tiebreaks"),
+            False,
+        ),
+        (
+            _("Advanced: turns, time and the decider"),
+            (
+                "games_per_turn_2",
+                "games_per_turn_3",
+                "factor_2",
+                "factor_3",
+                "uneven_turns",
+                "decider",
+                "seconds_per_move",
+            ),
+            True,
+        ),
+    )
+
+    def groups(self) -> list[tuple[str, list[forms.BoundField], bool]]:
+        """(legend, fields, folded) for the page; a group with an error is not folded."""
+        out = []
+        for legend, names, folded in self.GROUPS:
+            fields = [self[n] for n in names if n in self.fields]
+            out.append((legend, fields, folded and not any(f.errors for f in fields)))
+        return out
+
+    def ungrouped(self) -> list[forms.BoundField]:
+        grouped = {n for _legend, names, _folded in self.GROUPS for n in names}
+        return [self[n] for n in self.fields if n not in grouped]
+
     def __init__(self, *args: Any, clubs: Any = None, played: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if self.instance.pk is None and not self.is_bound:
+            # A new event is most often tonight's, at the organiser's one club.
+            self.initial.setdefault("date", timezone.localdate())
+            only = list(clubs[:2]) if clubs is not None else []
+            if len(only) == 1:
+                self.initial.setdefault("club", only[0].pk)
         if clubs is not None:
             self.fields["club"].queryset = clubs
             # The seasons of the clubs she may choose; the services check that the
