@@ -644,8 +644,8 @@ def round_close(*, round: Round, by: Actor, force: bool = False) -> Round:  # no
         if still_open:
             raise ServiceError(
                 _(
-                    "round %(number)s stays open: %(tables)s; settle them on the open-tables "
-                    "page or the results screen"
+                    "round %(number)s stays open: %(tables)s; these await your decision on "
+                    "the open-tables page or the results screen"
                 )
                 % {"number": round_.number, "tables": open_tables_text(still_open)},
                 field="round",
