@@ -95,8 +95,9 @@ def test_a_director_records_a_whole_game_by_tapping_and_saves_it(
             browser.save_screenshot(str(artefacts / "board-record-midgame.png"))
     assert "Game over" in browser.find_element(By.ID, "pg-status").text
 
-    # Every ply was saved as it was made (live): the last one saved the result.
-    wait(lambda b: "Saved (finished" in b.find_element(By.ID, "pg-saved").text)
+    # Every ply was saved as it was made (live): the last one saved the result, a
+    # director's, confirmed at once.
+    wait(lambda b: "Result confirmed (finished" in b.find_element(By.ID, "pg-end").text)
     assert not browser.find_element(By.ID, "pg-save").is_displayed()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -109,7 +110,7 @@ def test_a_director_records_a_whole_game_by_tapping_and_saves_it(
     game.refresh_from_db()
     assert game.status == Game.Status.IN_PROGRESS and game.moves == SHORT_GAME[:-1]
     tap_move(browser, wait, SHORT_GAME[-1])
-    wait(lambda b: "Saved (finished" in b.find_element(By.ID, "pg-saved").text)
+    wait(lambda b: "Result confirmed (finished" in b.find_element(By.ID, "pg-end").text)
     game.refresh_from_db()
     assert game.moves == SHORT_GAME
     assert game.status == Game.Status.FINISHED
