@@ -46,6 +46,8 @@ class GameRow:
     reported_by: int | None = None
     # Players reported different results; the organiser decides.
     disputed: bool = False
+    # The organiser made a player's report the result (result_accept): no seat confirmed it.
+    accepted: bool = False
     # The game's submissions, oldest first, when a page asks for them (organisers only).
     trail: list[ResultSubmission] = field(default_factory=list)
     # A game being played: its live state (selectors/live.py attach_live), when a page
@@ -62,6 +64,11 @@ class GameRow:
     def played(self) -> bool:
         """A result stands (counted or awaiting confirmation): not a game in progress."""
         return self.status not in Game.WITHOUT_RESULT
+
+    @property
+    def entered(self) -> bool:
+        """The organiser's own entry counts (no seat reported the result that stands)."""
+        return self.counted and self.reported_by is None
 
     @property
     def in_progress(self) -> bool:
@@ -213,13 +220,16 @@ def round_tables(*, round_: Round, table_id: int | None = None) -> list[TableRow
         Game.objects.filter(table__round=round_, **one).order_by("number").values(*_GAME_FIELDS)
     ):
         games_by_table[game["table_id"]].append(game)
-    disputed = set(
-        ResultSubmission.objects.filter(
-            game__table__round=round_,
-            state=ResultSubmission.State.DISPUTED,
-            **({} if table_id is None else {"game__table_id": table_id}),
-        ).values_list("game_id", flat=True)
-    )
+    # Disputed games, and reports the organiser accepted (confirmed by no seat): one query.
+    disputed: set[int] = set()
+    accepted: set[int] = set()
+    for game_id, state in ResultSubmission.objects.filter(
+        Q(state=ResultSubmission.State.DISPUTED)
+        | Q(state=ResultSubmission.State.CONFIRMED, decided_by_seat__isnull=True),
+        game__table__round=round_,
+        **({} if table_id is None else {"game__table_id": table_id}),
+    ).values_list("game_id", "state"):
+        (disputed if state == ResultSubmission.State.DISPUTED else accepted).add(game_id)
     for table in tables.values():
         n = len(table.seats)
         for game in games_by_table[table.id]:
@@ -241,6 +251,7 @@ def round_tables(*, round_: Round, table_id: int | None = None) -> list[TableRow
                     confirmed=game["confirmed"],
                     reported_by=game["reported_by_position"],
                     disputed=game["pk"] in disputed,
+                    accepted=game["pk"] in accepted,
                     decider=game["decider"],
                     positions=positions,
                     voided=game["voided"],
