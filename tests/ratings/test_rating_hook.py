@@ -61,7 +61,9 @@ def test_changing_a_closed_result_sends_closed_result_changed_and_queues_a_recom
     round_close(round=round_, by=Actor.command())
     game = Game.objects.filter(table__round=round_).first()
     with Heard(signals.closed_result_changed) as heard:
-        game_record_out(game=game, out=[0, 3], version=game.version, by=Actor.command())
+        game_record_out(
+            game=game, out=[0, 3], version=game.version, by=Actor.command(), correction=True
+        )
     assert [call["round_id"] for call in heard.calls] == [round_.pk]
     recompute = RatingJob.objects.get(kind=RatingJob.Kind.RECOMPUTE)
     assert recompute.scope == {"from_round": round_.pk}

@@ -80,7 +80,7 @@ def test_editing_an_old_result_recomputes_from_that_round(django_capture_on_comm
     first_round = tournament.rounds.get(number=1)
     game = Game.objects.filter(table__round=first_round).order_by("table__number", "number").first()
     with django_capture_on_commit_callbacks(execute=True):
-        game_record_out(by=DIRECTOR, game=game, out=[0, 3])
+        game_record_out(by=DIRECTOR, game=game, out=[0, 3], correction=True)
     job = RatingJob.objects.filter(kind="recompute").get()
     assert job.status == "done" and job.result["periods"] == 3
     after_edit = snapshot()

@@ -226,7 +226,11 @@ def test_a_closed_round_refuses_players_but_not_directors(client, game, director
     refused = post_json(client, url, {"moves": OPENING, "position": 2})
     assert refused.status_code == 400 and "closed" in refused.json()["error"]["message"]
     client.force_login(director)
-    ok = post_json(client, reverse("games:record", args=[game.pk]), {"moves": OPENING})
+    # A director too only as a deliberate correction (services/results.py).
+    record = reverse("games:record", args=[game.pk])
+    plain = post_json(client, record, {"moves": OPENING})
+    assert plain.status_code == 409 and plain.json()["error"]["field"] == "correction"
+    ok = post_json(client, record, {"moves": OPENING, "correction": True})
     assert ok.status_code == 200
 
 

@@ -97,10 +97,11 @@ def test_reopened_the_evening_takes_the_correction_again():
     evening, game, director = closed_evening()
     by = Actor.director(director)
     evening_reopen(tournament=evening, by=by)
-    game_record_out(game=game, out=[1, 3], by=by)
+    # Its round stays closed: a deliberate correction (tests/tournaments/test_closed_round_correction.py).
+    game_record_out(game=game, out=[1, 3], by=by, correction=True)
     game.refresh_from_db()
     assert game.out_list(2) == [1, 3]
     client = Client()
     client.force_login(director)
     page = client.get(reverse("round-results", args=["night", game.table.round.number]))
-    assert 'id="read-only"' not in page.content.decode()
+    assert "This evening is closed and rated" not in page.content.decode()

@@ -210,7 +210,14 @@ def test_editing_a_closed_round_through_the_page_is_audited(client, organiser):
     game = Game.objects.filter(table__round=round_).first()
     client.post(
         reverse("round-results", args=[tournament.slug, 1]),
-        {"game": game.pk, "version": game.version, "finished": "1", "out_1": 2, "out_2": 3},
+        {
+            "game": game.pk,
+            "version": game.version,
+            "finished": "1",
+            "out_1": 2,
+            "out_2": 3,
+            "correction": "1",
+        },
     )
     assert AuditEntry.objects.filter(action="edit result", user__username="org").exists()
 

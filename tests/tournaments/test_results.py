@@ -79,7 +79,7 @@ def test_edits_after_closing_are_audited_and_queue_a_recomputation(
         game_record_out(by=DIRECTOR, game=g, out=[3, 1])
     round_close(round=game.table.round, by=Actor.command())
     with django_capture_on_commit_callbacks(execute=False):
-        game_record_out(by=DIRECTOR, game=game, out=[1, 3])
+        game_record_out(by=DIRECTOR, game=game, out=[1, 3], correction=True)
     audit = AuditEntry.objects.filter(action="edit result").get()
     assert audit.before["out"] == [3, 1] and audit.after["out"] == [1, 3]
     assert RatingJob.objects.filter(kind="recompute").exists()

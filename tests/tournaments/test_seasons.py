@@ -157,7 +157,7 @@ def test_a_result_corrected_in_an_old_event_changes_the_season(season_of_four):
     flipped = [0 if o == 3 else 3 for o in old]
     if flipped.count(3) != 1:
         flipped = [3] + [0] * (seats - 1) if old[0] != 3 else [0, 3] + [0] * (seats - 2)
-    game_record_out(game=game, out=flipped, by=BY)
+    game_record_out(game=game, out=flipped, by=BY, correction=True)
     after = season_standings_of(season=season)
     assert after.token != before.token
     assert shown(after) == recomputed(season, events)
@@ -209,7 +209,7 @@ def test_the_season_page_polls_answer_304_until_a_result_changes(client, season_
     assert client.get(base, HTTP_IF_NONE_MATCH=etag, **poll).status_code == 304
     game = Game.objects.filter(table__round__tournament=events[1], table__is_bye=False).first()
     seats = game.table.seats.count()
-    game_record_out(game=game, out=[0] * (seats - 1) + [3], by=BY)
+    game_record_out(game=game, out=[0] * (seats - 1) + [3], by=BY, correction=True)
     assert client.get(base, HTTP_IF_NONE_MATCH=etag, **poll).status_code == 200
 
 

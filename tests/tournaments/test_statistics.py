@@ -248,7 +248,7 @@ def test_after_a_change_only_that_events_games_are_read_again(monkeypatch):
         return real(ids)
 
     monkeypatch.setattr(statistics_selectors, "event_summaries", recorded)
-    game_record_out(game=games[1], out=[1, 3], by=Actor.command())
+    game_record_out(game=games[1], out=[1, 3], by=Actor.command(), correction=True)
     with CaptureQueriesContext(connection) as queries:
         stats = club_statistics(club=club, user=ANONYMOUS).stats
     assert read == [[cups[1].pk]]
@@ -263,7 +263,7 @@ def test_a_changed_result_is_seen_at_once():
     before = event_statistics(tournament=cup).stats
     assert before.first_move[0].wins.hits == 1
     # A director's correction in a closed round bumps the standings version with it.
-    game_record_out(game=game, out=[1, 3], by=Actor.command())
+    game_record_out(game=game, out=[1, 3], by=Actor.command(), correction=True)
     after = event_statistics(tournament=cup).stats
     assert after.first_move[0].wins.hits == 0
 

@@ -286,7 +286,7 @@ def test_a_closed_round_takes_no_reports_but_a_directors_correction(organiser, g
     round_close(round=game.table.round, force=True, by=Actor.command())
     with pytest.raises(ServiceError, match="closed"):
         game_record_out(game=game, out=[3, 1], by=player(game, 1))
-    game_record_out(game=game, out=[3, 1], by=Actor.director(organiser))
+    game_record_out(game=game, out=[3, 1], by=Actor.director(organiser), correction=True)
     game.refresh_from_db()
     assert game.confirmed and states(game) == [State.ENTERED]
 

@@ -202,7 +202,7 @@ def test_an_unconfirmed_report_stays_unconfirmed_with_its_reporter(organiser):
 def test_the_audit_log_survives_the_round_trip(organiser):
     tournament = played(organiser)
     game = Game.objects.filter(table__round__tournament=tournament).first()
-    game_record_out(game=game, out=[1, 3], by=Actor.director(organiser))  # a closed round
+    game_record_out(game=game, out=[1, 3], by=Actor.director(organiser), correction=True)
     document = tournament_export_document(tournament=tournament)
     actions = [a["action"] for a in document["audit"]]
     assert actions[-2:] == ["close", "edit result"]
@@ -220,7 +220,7 @@ def test_the_audit_log_survives_the_round_trip(organiser):
 def test_imported_audit_entries_keep_who_acted_as_text_not_as_a_local_user(organiser):
     tournament = played(organiser)
     game = Game.objects.filter(table__round__tournament=tournament).first()
-    game_record_out(game=game, out=[1, 3], by=Actor.director(organiser))  # a closed round
+    game_record_out(game=game, out=[1, 3], by=Actor.director(organiser), correction=True)
     document = tournament_export_document(tournament=tournament)
     actors = [a["actor"] for a in document["audit"]]
     assert set(actors) == {"command", organiser.username}
@@ -236,7 +236,7 @@ def test_imported_audit_entries_keep_who_acted_as_text_not_as_a_local_user(organ
 def test_a_document_without_actors_names_the_exported_user(organiser):
     tournament = played(organiser)
     game = Game.objects.filter(table__round__tournament=tournament).first()
-    game_record_out(game=game, out=[1, 3], by=Actor.director(organiser))
+    game_record_out(game=game, out=[1, 3], by=Actor.director(organiser), correction=True)
     document = renamed(tournament_export_document(tournament=tournament))
     for row in document["audit"]:
         del row["actor"]
@@ -451,8 +451,8 @@ def test_a_dispute_the_organiser_settled_imports_settled(organiser):
 def test_game_versions_survive_the_round_trip(organiser):
     tournament = played(organiser)
     game = Game.objects.filter(table__round__tournament=tournament).first()
-    game_record_out(game=game, out=[1, 3], by=Actor.director(organiser))
-    game_record_out(game=game, out=[3, 1], by=Actor.director(organiser))
+    game_record_out(game=game, out=[1, 3], by=Actor.director(organiser), correction=True)
+    game_record_out(game=game, out=[3, 1], by=Actor.director(organiser), correction=True)
     versions = sorted(
         Game.objects.filter(table__round__tournament=tournament).values_list(
             "table__round__number", "table__number", "number", "version"

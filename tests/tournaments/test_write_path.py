@@ -321,11 +321,15 @@ def test_clearing_a_closed_result_replays_the_ratings_without_it(
     game = Game.objects.filter(table__round__tournament=middle, table__round__number=1).first()
     api = APIClient()
     api.force_authenticate(director)
-    stale = api.delete(f"/api/v1/games/{game.pk}/result/?version={game.version - 1}")
+    stale = api.delete(
+        f"/api/v1/games/{game.pk}/result/?version={game.version - 1}&correction=true"
+    )
     assert stale.status_code == 409
     assert Game.objects.get(pk=game.pk).status == "finished"
     with django_capture_on_commit_callbacks(execute=True):
-        response = api.delete(f"/api/v1/games/{game.pk}/result/?version={game.version}")
+        response = api.delete(
+            f"/api/v1/games/{game.pk}/result/?version={game.version}&correction=true"
+        )
     assert response.status_code == 200, response.content
     assert (response.json()["status"], Game.objects.get(pk=game.pk).status) == ("pending",) * 2
     assert game.submissions.exclude(state="discarded").count() == 0

@@ -479,7 +479,16 @@ class GameSerializer(serializers.ModelSerializer):
         return game.out_list(seats if seats is not None else game.table.seats.count())
 
 
-class ClearResultSerializer(serializers.Serializer):
+class CorrectionSerializer(serializers.Serializer):
+    correction = serializers.BooleanField(
+        default=False,
+        help_text="A director's deliberate correction of a result in a closed round (audited, "
+        "standings and ratings recomputed); without it a closed round's result is refused "
+        "with 409 naming `correction`.",
+    )
+
+
+class ClearResultSerializer(CorrectionSerializer):
     version = serializers.IntegerField(
         required=False,
         min_value=0,
@@ -522,7 +531,7 @@ class TimerSerializer(serializers.Serializer):
     paused = serializers.BooleanField()
 
 
-class GameResultSerializer(serializers.Serializer):
+class GameResultSerializer(CorrectionSerializer):
     """Either `out` (pieces out per seat position; a decider's two leaders', in seat
     order), or `moves` (the book's notation), or `events` (the online client's JSON event
     list). `version` is the version you saw."""
@@ -601,7 +610,7 @@ class SubmissionSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class AcceptSerializer(serializers.Serializer):
+class AcceptSerializer(CorrectionSerializer):
     version = serializers.IntegerField(
         required=False,
         min_value=0,

@@ -895,22 +895,30 @@ class SubmissionViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
             submission=self.get_object(),
             version=data.validated_data.get("version"),
             by=Actor.director(request.user),
+            correction=data.validated_data["correction"],
         )
         return Response(s.GameSerializer(game).data)
 
     @extend_schema(
-        request=None,
+        request=s.CorrectionSerializer,
         responses={
             200: s.GameSerializer,
-            409: OpenApiResponse(description="the entry is no longer held for the organiser"),
+            409: OpenApiResponse(
+                description="the entry is no longer held for the organiser, or its round "
+                "is closed and `correction` was not given"
+            ),
         },
     )
     @action(detail=True, methods=["post"], url_path="set-aside")
     def set_aside(self, request: Request, slug: str, pk: str) -> Response:
         """An entry held from a device's offline queue (docs/offline.md) is set aside:
         the game's result stays as it is, the entry stays in its trail, decided."""
+        data = s.CorrectionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
         game = result_services.result_held_set_aside(
-            submission=self.get_object(), by=Actor.director(request.user)
+            submission=self.get_object(),
+            by=Actor.director(request.user),
+            correction=data.validated_data["correction"],
         )
         return Response(s.GameSerializer(game).data)
 
@@ -949,7 +957,10 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
         request=s.GameResultSerializer,
         responses={
             200: s.GameSerializer,
-            409: OpenApiResponse(description="the game changed since `version`"),
+            409: OpenApiResponse(
+                description="the game changed since `version`, or its round is closed and "
+                "`correction` was not given"
+            ),
         },
     )
     @idempotent(reread=game_again)
@@ -976,6 +987,7 @@ class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyMode
             game=self.get_object(),
             version=query.validated_data.get("version"),
             by=Actor.director(request.user),
+            correction=query.validated_data["correction"],
         )
         return Response(s.GameSerializer(game).data)
 
@@ -1030,7 +1042,12 @@ def record_result(game: Game, request: Request, by: Actor) -> Outcome:
         position=v.get("position"),
     )
     return game_result_sync(
-        game=game, entry=entry, version=v.get("version"), by=by, queued_at=queued_at(request)
+        game=game,
+        entry=entry,
+        version=v.get("version"),
+        by=by,
+        queued_at=queued_at(request),
+        correction=v["correction"],
     )
 
 

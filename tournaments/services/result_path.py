@@ -154,12 +154,14 @@ def game_result_record(
     version: int | None = None,
     by: Actor,
     queued_at: datetime | None = None,
+    correction: bool = False,
 ) -> Game:
     """Write what a client sent for ``game`` through the result services: a director's
     entry (final at once) or a player's report (waits for another seat). Refused input
     raises ServiceError naming the field, a stale ``version`` ConflictError; nothing is
     saved then. Returns the game as it now is. ``queued_at``: sent from an offline
-    queue (see `game_result_sync`)."""
+    queue (see `game_result_sync`). ``correction``: a director's deliberate change of a
+    closed round's result (refused without it, services/results.py)."""
     check_reporting_seat(by, entry.position)
     if entry.ply is not None:
         ply = entry.ply
@@ -174,7 +176,13 @@ def game_result_record(
             typed_at=queued_at,
             by=by,
         )
-    common: dict[str, Any] = {"game": game, "version": version, "by": by, "queued_at": queued_at}
+    common: dict[str, Any] = {
+        "game": game,
+        "version": version,
+        "by": by,
+        "queued_at": queued_at,
+        "correction": correction,
+    }
     text = entry.moves_text.strip()
     if entry.events is not None or text.startswith("["):
         return game_import_events(
@@ -224,6 +232,7 @@ def game_result_sync(
     version: int | None = None,
     by: Actor,
     queued_at: datetime | None = None,
+    correction: bool = False,
 ) -> Outcome:
     """`game_result_record`, saying what became of the entry. Sent as it was made
     (``queued_at`` None) it behaves exactly as that: refusals raise. Sent from an offline
@@ -235,7 +244,12 @@ def game_result_sync(
     before = _version(game)
     try:
         saved = game_result_record(
-            game=game, entry=entry, version=version, by=by, queued_at=queued_at
+            game=game,
+            entry=entry,
+            version=version,
+            by=by,
+            queued_at=queued_at,
+            correction=correction,
         )
     except KeptForOrganiser as kept:
         return Outcome("dispute", kept.message, game)

@@ -275,9 +275,27 @@ def require_evening_open(round_: Round) -> None:
         raise ConflictError(_("the evening is closed; reopen it first"), field="tournament")
 
 
-def _lock(game: Game, version: int | None) -> tuple[Game, list[ResultSubmission]]:
+def require_correction(round_: Round, by: Actor | None, correction: bool) -> None:
+    """A closed round's results paired the rounds after it: a director changes one only
+    as a deliberate correction (audited, re-rated; docs/results.md), never by a
+    keystroke on a screen that looks open. A player's write is refused elsewhere."""
+    if by is None or by.is_player or correction or round_.status != Round.Status.CLOSED:
+        return
+    raise ConflictError(
+        _("round %(number)s is closed: correct it deliberately (correction) or reopen it")
+        % {"number": round_.number},
+        field="correction",
+    )
+
+
+def _lock(
+    game: Game, version: int | None, *, by: Actor | None = None, correction: bool = False
+) -> tuple[Game, list[ResultSubmission]]:
+    """The game locked with its submissions; ``by`` (a writer of the result) must say
+    ``correction`` for a closed round."""
     locked = lock_game(game)
     require_evening_open(locked.table.round)
+    require_correction(locked.table.round, by, correction)
     if version is not None and locked.version != version:
         raise ConflictError(
             _(
@@ -353,6 +371,7 @@ def _write(
     by: Actor,
     result: _Result,
     queued_at: datetime | None = None,
+    correction: bool = False,
 ) -> Game:
     check_actor_at_table(by=by, game=game)
     if queued_at is not None and version is None and not by.is_player:
@@ -364,14 +383,16 @@ def _write(
             field="version",
         )
     if queued_at is None or result.status == IN_PROGRESS:
-        return _write_now(game=game, version=version, by=by, result=result)
+        return _write_now(game=game, version=version, by=by, result=result, correction=correction)
     # Sent from an offline queue (docs/offline.md): what no longer fits is kept for the
     # organiser, never written over what happened meanwhile and never lost.
     with transaction.atomic():
         locked = lock_game(game)
         reason = _no_longer_fits(locked, version, by, queued_at)
         if reason is None and not by.is_player:
-            return _write_now(game=locked, version=version, by=by, result=result)
+            return _write_now(
+                game=locked, version=version, by=by, result=result, correction=correction
+            )
         if reason is None:
             # A player's report goes the usual way (waiting, agreeing, a dispute); the
             # version she saw does not matter to it. A report that cannot be one now
@@ -461,9 +482,11 @@ def _held_message(game: Game, reason: str) -> str:
     ) % {"number": game.number, "table": game.table.number}
 
 
-def _write_now(*, game: Game, version: int | None, by: Actor, result: _Result) -> Game:
+def _write_now(
+    *, game: Game, version: int | None, by: Actor, result: _Result, correction: bool = False
+) -> Game:
     with transaction.atomic():
-        locked, submissions = _lock(game, version)
+        locked, submissions = _lock(game, version, by=by, correction=correction)
         round_ = locked.table.round
         if round_.status == Round.Status.PAIRED:
             raise ServiceError(_("results can be entered once the round is published"))
@@ -623,6 +646,7 @@ def game_record_out(
     by: Actor,
     colours_out: Mapping[str, str] | None = None,
     queued_at: datetime | None = None,
+    correction: bool = False,
 ) -> Game:
     """Record pieces out per seat position (1..n), as a director's entry or a player's
     report (see the module's docstring). ``colours_out`` optionally gives, per seat
@@ -640,6 +664,7 @@ def game_record_out(
         by=by,
         result=_Result(status=status, out=values, colours_out=colours),
         queued_at=queued_at,
+        correction=correction,
     )
 
 
@@ -727,7 +752,13 @@ def _confirm(locked: Game, submissions: list[ResultSubmission], by: Actor) -> Ga
     return locked
 
 
-def result_accept(*, submission: ResultSubmission, by: Actor, version: int | None = None) -> Game:
+def result_accept(
+    *,
+    submission: ResultSubmission,
+    by: Actor,
+    version: int | None = None,
+    correction: bool = False,
+) -> Game:
     """The organiser settles a game with one click: this player's report (disputed or
     waiting) becomes the result; every other submission of the game is discarded. A
     held entry (typed offline, kept because the game changed or the round closed
@@ -735,7 +766,7 @@ def result_accept(*, submission: ResultSubmission, by: Actor, version: int | Non
     if by.is_player:
         raise ServiceError(_("only a director can accept a report"))
     with transaction.atomic():
-        locked, submissions = _lock(submission.game, version)
+        locked, submissions = _lock(submission.game, version, by=by, correction=correction)
         chosen = next((s for s in submissions if s.pk == submission.pk), None)
         if chosen is not None and chosen.state == State.HELD and chosen.decided_at is None:
             return _accept_held(locked, submissions, chosen, by)
@@ -775,13 +806,15 @@ def _accept_held(
     return locked
 
 
-def result_held_set_aside(*, submission: ResultSubmission, by: Actor) -> Game:
+def result_held_set_aside(
+    *, submission: ResultSubmission, by: Actor, correction: bool = False
+) -> Game:
     """The organiser has looked at a held entry (docs/offline.md) and keeps the game's
     result as it is: the entry stays in the game's trail, decided, and stops showing."""
     if by.is_player:
         raise ServiceError(_("only a director can set an entry aside"))
     with transaction.atomic():
-        locked, submissions = _lock(submission.game, None)
+        locked, submissions = _lock(submission.game, None, by=by, correction=correction)
         held = next((s for s in submissions if s.pk == submission.pk), None)
         if held is None or held.state != State.HELD or held.decided_at is not None:
             raise ConflictError(
@@ -796,7 +829,9 @@ def result_held_set_aside(*, submission: ResultSubmission, by: Actor) -> Game:
     return locked
 
 
-def game_clear(*, game: Game, version: int | None = None, by: Actor) -> Game:
+def game_clear(
+    *, game: Game, version: int | None = None, by: Actor, correction: bool = False
+) -> Game:
     """A director takes a game's result back (entered at the wrong table, say): every
     submission is discarded, kept in the list as the audit trail, and the game is not
     played yet. In a closed round the standings and the ratings are computed again."""
@@ -804,7 +839,7 @@ def game_clear(*, game: Game, version: int | None = None, by: Actor) -> Game:
         raise ServiceError(_("only a director can clear a result"))
     require_actor(by)
     with transaction.atomic():
-        locked, submissions = _lock(game, version)
+        locked, submissions = _lock(game, version, by=by, correction=correction)
         if locked.table.round.status == Round.Status.PAIRED:
             raise ServiceError(_("this round is not published; it has no results yet"))
         if locked.status == Game.Status.PENDING and not any(s.state in LIVE for s in submissions):
@@ -829,6 +864,7 @@ def game_record_moves(
     by: Actor,
     setup: Mapping[str, Any] | None = None,
     queued_at: datetime | None = None,
+    correction: bool = False,
 ) -> Game:
     """Replay a move record with the game's rules engine and store it with the result it
     yields. An illegal record is refused with the engine's ply and reason; nothing is
@@ -896,6 +932,7 @@ def game_record_moves(
         by=by,
         result=_Result(status=status, out=out, moves=normalised, colours_out=colours, setup=extra),
         queued_at=queued_at,
+        correction=correction,
     )
 
 
@@ -906,6 +943,7 @@ def game_import_events(
     version: int | None = None,
     by: Actor,
     queued_at: datetime | None = None,
+    correction: bool = False,
 ) -> Game:
     """Import a game from the online client's JSON event list (Pentagame only)."""
     if not game.table.round.tournament.ruleset.imports_online_events:
@@ -931,5 +969,10 @@ def game_import_events(
             field="events",
         )
     return game_record_moves(
-        game=game, moves=imported.record["moves"], version=version, by=by, queued_at=queued_at
+        game=game,
+        moves=imported.record["moves"],
+        version=version,
+        by=by,
+        queued_at=queued_at,
+        correction=correction,
     )

@@ -485,7 +485,7 @@ class ResultRows:
     """The results screen's rows (one per game, tournaments/results.html): the URLs
     reversed and the fixed texts translated once for all rows of a page."""
 
-    def __init__(self, tournament: Any, round_: Any, csrf: str) -> None:
+    def __init__(self, tournament: Any, round_: Any, csrf: str, correcting: bool = False) -> None:
         slug, number = tournament.slug, round_.number
         ruleset = tournament.ruleset
         self.colour_letters = ruleset.has_colour_letters  # colours out (section 22)
@@ -493,10 +493,16 @@ class ResultRows:
         # 3-player matches tied at the top add a decider (services/deciders.py): each
         # 3-player table has a group of rows for it, which a save answers out of band.
         self.deciders = bool(tournament.decider)
-        self.csrf = csrf
         # A closed club evening's results stay as closed until it is reopened (the
         # services refuse any change): its rows show them without fields or buttons.
         self.read_only = tournament.kind == "evening" and tournament.status == "finished"
+        if round_.status == "closed" and not self.read_only:
+            # A closed round is read-only too, until the organiser corrects it
+            # deliberately: then every form of its rows says so (services/results.py).
+            self.read_only = not correcting
+            if correcting:
+                csrf += '<input type="hidden" name="correction" value="1">'
+        self.csrf = csrf
         # Hints and placeholders by table size, from the ruleset (a 2 vs 2 table: 0–5 a
         # player, a team at most 6).
         self.hints = EntryHints(tournament)
@@ -693,20 +699,27 @@ class ResultRows:
             f"      {record}\n      {trail}\n    </details>\n  </td>\n</tr>"
         )
 
+    def _held_who(self, held: Any) -> str:
+        if held.by_seat:
+            return held.by_seat.entry.player.name
+        return _("director") + (f" {held.by_user}" if held.by_user else "")
+
+    def held_text(self, held: Any) -> str:
+        """Who sent what from offline and why it was kept, without the buttons."""
+        reason = escape(self.held_reasons.get(held.held_reason, ""))
+        out = ":".join(str(v) for v in held.out)
+        text = escape(self.held % {"name": self._held_who(held), "out": out})
+        if held.status == "unfinished":
+            text += f" {self.t['unfinished']}"
+        return f'<div class="report held">{text} <span class="muted">({reason})</span></div>'
+
     def held_line(self, held: Any, version: int) -> str:
         """A held entry in its row's state cell: who sent what, why it was kept, the
         button that makes it the result and the one that sets it aside."""
-        if held.by_seat:
-            who = held.by_seat.entry.player.name
-        else:
-            who = _("director") + (f" {held.by_user}" if held.by_user else "")
-        reason = escape(self.held_reasons.get(held.held_reason, ""))
+        who = self._held_who(held)
         accept, aside = self.accept_url(held.id), self.set_aside_url(held.id)
-        text = escape(self.held % {"name": who, "out": ":".join(str(v) for v in held.out)})
-        if held.status == "unfinished":
-            text += f" {self.t['unfinished']}"
         return (
-            f'<div class="report held">{text} <span class="muted">({reason})</span>\n'
+            f"{self.held_text(held).removesuffix('</div>')}\n"
             f'      <form method="post" action="{accept}" hx-post="{accept}" '
             f'class="inline accept-form">{self.csrf}<input type="hidden" name="version" '
             f'value="{version}"><button type="submit">'
@@ -720,7 +733,7 @@ class ResultRows:
     def read_only_row(
         self, table: Any, game: Any, names: str, refused: Refusal | None = None
     ) -> str:
-        """A game of a closed evening: its result and trail, nothing to type or press
+        """A game of a closed evening (or round): its result and trail, nothing to type or press
         (a save sent anyway, from a page loaded before, is answered with its refusal)."""
         out = _join("" if o is None else o for o in game.out) if game.counted else "—"
         if game.counted and game.status == "unfinished":
@@ -730,6 +743,9 @@ class ResultRows:
         number = decider_heading(game, table) if game.decider else str(game.number)
         number_id = f' id="table-{table.number}"' if game.number == 1 else ""
         error = '<span class="muted">—</span>'
+        if game.held:
+            # Kept from an offline queue: seen here, decided once correcting.
+            error = "".join(self.held_text(held) for held in game.held)
         if refused is not None:
             error = f'<span class="row-error" role="alert">{escape(refused.message)}</span>'
         return (
@@ -844,22 +860,24 @@ def result_row(
     table: Any,
     game: Any,
     refused: Refusal | None = None,
+    *,
+    correcting: bool = False,
 ) -> SafeString:
     """One row of the results screen, as a save answers it (an htmx fragment)."""
     csrf = f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(get_token(request))}">'
-    row = ResultRows(tournament, round_, csrf).row(table, game, refused)
+    row = ResultRows(tournament, round_, csrf, correcting).row(table, game, refused)
     return mark_safe(row)  # noqa: S308 - every value in the row is escaped
 
 
 def result_match_rows(
-    request: Any, tournament: Any, round_: Any, table: Any, game: Any
+    request: Any, tournament: Any, round_: Any, table: Any, game: Any, *, correcting: bool = False
 ) -> SafeString:
     """What a save at a 3-player table changes beside its own row, swapped in out of
     band: for a game of the match, the table's decider rows and match result (the save
     may have added or taken away the decider); for the decider, whose row the save
     answers itself, the match result. Empty where the tournament plays no deciders."""
     csrf = f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(get_token(request))}">'
-    rows = ResultRows(tournament, round_, csrf)
+    rows = ResultRows(tournament, round_, csrf, correcting)
     html = rows.match_line(table, oob=True) if game.decider else rows.match_rows(table, oob=True)
     return mark_safe(html)  # noqa: S308 - every value in the rows is escaped
 
@@ -867,7 +885,12 @@ def result_match_rows(
 @register.simple_tag(takes_context=True)
 def result_rows(context: template.Context, tables: Iterable[Any]) -> SafeString:
     """Every game row of the results screen."""
-    rows = ResultRows(context["tournament"], context["round"], csrf_input(context))
+    rows = ResultRows(
+        context["tournament"],
+        context["round"],
+        csrf_input(context),
+        context.get("correcting", False),
+    )
     html = "".join(rows.table(table) for table in tables)
     return mark_safe(html)  # noqa: S308 - every value in the rows is escaped
 

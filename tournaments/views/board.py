@@ -380,13 +380,20 @@ def _save(request: HttpRequest, game: Game, *, by: Actor) -> JsonResponse:
         if ply is None:
             moves, version, reporter = _save_request(body)
             entry = ResultEntry(moves=moves, position=reporter)
+        # A director's deliberate correction of a closed round (services/results.py).
+        correction = isinstance(body, dict) and body.get("correction") is True
     except (UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
         return error_response(
             _("send {ply: N, move: ..., key: ...}, {undo: N} or {moves: [...], version: N} as JSON")
         )
     try:
         outcome = game_result_sync(
-            game=game, entry=entry, version=version, by=by, queued_at=queued_at(request)
+            game=game,
+            entry=entry,
+            version=version,
+            by=by,
+            queued_at=queued_at(request),
+            correction=correction,
         )
     except ServiceError as exc:
         return service_error_response(exc)

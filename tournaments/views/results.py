@@ -83,6 +83,12 @@ def _confirmed_message(game: Game) -> str:
     return _("Game %(number)s: result confirmed.") % {"number": game.number}
 
 
+def _correction(request: HttpRequest) -> bool:
+    """The organiser's deliberate correction of a closed round (the screen's ?correct=1
+    adds it to every form of its rows); the services refuse a closed round without it."""
+    return request.POST.get("correction") == "1"
+
+
 def _results_post(request: HttpRequest, game: Game, by: Actor) -> bool:
     """Validate and save one game's result form; errors become messages naming the game."""
     positions = game.positions(game.table.seats.count())
@@ -95,7 +101,11 @@ def _results_post(request: HttpRequest, game: Game, by: Actor) -> bool:
     try:
         # The one result path as every client takes it (sent as typed: refusals raise).
         game_result_sync(
-            game=game, entry=form.entry(positions), version=form.cleaned_data["version"], by=by
+            game=game,
+            entry=form.entry(positions),
+            version=form.cleaned_data["version"],
+            by=by,
+            correction=not by.is_player and _correction(request),
         )
     except ServiceError as exc:
         messages.error(request, f"{label}: {exc.message}")
@@ -112,21 +122,30 @@ def round_results(request: HttpRequest, tournament: Tournament, number: int) -> 
     if request.method == "POST":
         game = posted_game(request, table__round=round_)
         _results_post(request, game, Actor.director(request.user))
+        correct = "?correct=1" if _correction(request) else ""
         return redirect(
-            reverse("round-results", args=[tournament.slug, number]) + f"#table-{game.table.number}"
+            reverse("round-results", args=[tournament.slug, number])
+            + f"{correct}#table-{game.table.number}"
         )
+    correcting = request.GET.get("correct") == "1"
     return live_page(
         request,
-        results_etag(request, tournament, round_),
+        results_etag(request, tournament, round_, correcting),
         lambda etag: render(
             request,
             "tournaments/results.html",
-            {**results_screen(tournament, round_), "live_etag": etag, "live_poll": POLL_MS},
+            {
+                **results_screen(tournament, round_, correcting=correcting),
+                "live_etag": etag,
+                "live_poll": POLL_MS,
+            },
         ),
     )
 
 
-def results_screen(tournament: Tournament, round_: Round) -> dict[str, Any]:
+def results_screen(
+    tournament: Tournament, round_: Round, *, correcting: bool = False
+) -> dict[str, Any]:
     """The results screen's context: every table of the round with its games, each
     game's submissions, and the round's progress; a fixed number of queries however
     many tables the round has."""
@@ -152,13 +171,24 @@ def results_screen(tournament: Tournament, round_: Round) -> dict[str, Any]:
         # A closed club evening: read-only until reopened (services/results.py refuses).
         "read_only": tournament.kind == Tournament.Kind.EVENING
         and tournament.status == Tournament.Status.FINISHED,
+        # A closed round: read-only until "Correct a result" (?correct=1), whose forms
+        # say correction=1 (services/results.py refuses a closed round without it).
+        "correcting": correcting,
+        "round_closed": round_.status == Round.Status.CLOSED,
+        # Only the last round can be reopened (services/rounds.py, round_reopen).
+        "reopenable": tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+        == round_.number,
     }
 
 
-def results_etag(request: HttpRequest, tournament: Tournament, round_: Round) -> str:
+def results_etag(
+    request: HttpRequest, tournament: Tournament, round_: Round, correcting: bool = False
+) -> str:
     """Changes with any game of the round (a report, a confirmation, an entry bumps the
-    game's version) and the round's state."""
-    return live_etag(request, "results", standings_state(tournament), *round_state(round_))
+    game's version) and the round's state; the correcting screen is another page."""
+    return live_etag(
+        request, "results", standings_state(tournament), *round_state(round_), correcting
+    )
 
 
 def _row_response(
@@ -169,6 +199,7 @@ def _row_response(
     *,
     status: int = 200,
     refused: Refusal | None = None,
+    correcting: bool = False,
 ) -> HttpResponse:
     """One game's row of the results screen as it now is (a refused save's with its
     message and what was typed), and the round's progress swapped in out of band: the
@@ -181,10 +212,10 @@ def _row_response(
     attach_live(tables)
     table = tables[0]
     game = next(g for g in table.games if g.id == game_id)
-    row = result_row(request, tournament, round_, table, game, refused)
+    row = result_row(request, tournament, round_, table, game, refused, correcting=correcting)
     # The table's decider and match result: a save that ties the match at the top adds
     # the decider, one that unties it takes it away (services/deciders.py).
-    match = result_match_rows(request, tournament, round_, table, game)
+    match = result_match_rows(request, tournament, round_, table, game, correcting=correcting)
     progress = render_to_string(
         "tournaments/_round_progress.html",
         {
@@ -262,9 +293,13 @@ def round_result_save(
     round_ = round_or_404(tournament, number)
     game = _screen_game(round_, game_id)
     back = reverse("round-results", args=[tournament.slug, number]) + f"#game-{game.pk}"
+    correction = _correction(request)
     if request.method == "GET":
+        correcting = request.GET.get("correct") == "1"
         return (
-            _row_response(request, tournament, round_, game.pk) if request.htmx else redirect(back)
+            _row_response(request, tournament, round_, game.pk, correcting=correcting)
+            if request.htmx
+            else redirect(back)
         )
     positions = game.positions(game.table.seats.count())
     by = Actor.director(request.user)
@@ -282,6 +317,7 @@ def round_result_save(
             version=form.cleaned_data["version"],
             by=by,
             queued_at=queued_at(request),
+            correction=correction,
         )
     except ServiceError as exc:
         error = exc
@@ -294,7 +330,7 @@ def round_result_save(
             messages.success(request, _("%(label)s: result saved.") % {"label": label})
         return redirect(back)
     if error is None:
-        return _row_response(request, tournament, round_, game.pk)
+        return _row_response(request, tournament, round_, game.pk, correcting=correction)
     return _row_response(
         request,
         tournament,
@@ -302,6 +338,7 @@ def round_result_save(
         game.pk,
         status=service_status(error),
         refused=_refusal(error, request.POST, _posted_version(request)),
+        correcting=correction,
     )
 
 
@@ -336,7 +373,12 @@ def round_result_accept(
     version = _posted_version(request)
     error: ServiceError | None = None
     try:
-        result_accept(submission=submission, version=version, by=Actor.director(request.user))
+        result_accept(
+            submission=submission,
+            version=version,
+            by=Actor.director(request.user),
+            correction=_correction(request),
+        )
     except ServiceError as exc:
         error = exc
     if not request.htmx:
@@ -348,15 +390,22 @@ def round_result_accept(
         return redirect(
             reverse("round-results", args=[tournament.slug, number]) + f"#game-{game.pk}"
         )
+    correcting = _correction(request)
     if error is None:
-        return _row_response(request, tournament, round_, game.pk)
+        return _row_response(request, tournament, round_, game.pk, correcting=correcting)
     refused = Refusal(
         message=error.message,
         at="out",
         version=version if isinstance(error, ConflictError) else None,
     )
     return _row_response(
-        request, tournament, round_, game.pk, status=service_status(error), refused=refused
+        request,
+        tournament,
+        round_,
+        game.pk,
+        status=service_status(error),
+        refused=refused,
+        correcting=correcting,
     )
 
 
@@ -377,7 +426,11 @@ def round_result_set_aside(
     game = submission.game
     error: ServiceError | None = None
     try:
-        result_held_set_aside(submission=submission, by=Actor.director(request.user))
+        result_held_set_aside(
+            submission=submission,
+            by=Actor.director(request.user),
+            correction=_correction(request),
+        )
     except ServiceError as exc:
         error = exc
     if not request.htmx:
@@ -386,11 +439,18 @@ def round_result_set_aside(
         return redirect(
             reverse("round-results", args=[tournament.slug, number]) + f"#game-{game.pk}"
         )
+    correcting = _correction(request)
     if error is None:
-        return _row_response(request, tournament, round_, game.pk)
+        return _row_response(request, tournament, round_, game.pk, correcting=correcting)
     refused = Refusal(message=error.message, at="out")
     return _row_response(
-        request, tournament, round_, game.pk, status=service_status(error), refused=refused
+        request,
+        tournament,
+        round_,
+        game.pk,
+        status=service_status(error),
+        refused=refused,
+        correcting=correcting,
     )
 
 
@@ -409,7 +469,7 @@ def round_result_clear_flag(
         return redirect(
             reverse("round-results", args=[tournament.slug, number]) + f"#game-{game.pk}"
         )
-    return _row_response(request, tournament, round_, game.pk)
+    return _row_response(request, tournament, round_, game.pk, correcting=_correction(request))
 
 
 @require_POST
