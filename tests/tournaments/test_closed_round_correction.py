@@ -17,7 +17,12 @@ from tournaments.models import AuditEntry, Game, ResultSubmission
 from tournaments.services.actor import Actor
 from tournaments.services.errors import ConflictError
 from tournaments.services.result_path import ResultEntry, game_result_sync
-from tournaments.services.results import game_clear, game_record_out
+from tournaments.services.results import (
+    game_clear,
+    game_record_out,
+    result_accept,
+    result_held_set_aside,
+)
 from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
@@ -136,3 +141,27 @@ def test_the_api_refuses_a_closed_rounds_result_with_409_naming_correction(organ
     game.refresh_from_db()
     assert game.out_list(2) == [1, 3]
     assert ResultSubmission.objects.filter(game=game, state="entered").count() == 1
+
+
+def test_accepting_or_setting_aside_a_held_entry_of_a_closed_round_is_a_correction(organiser, game):
+    """An entry typed offline and kept because the round closed meanwhile changes a
+    closed round's result when accepted: refused without the correction too."""
+    by = Actor.director(organiser)
+    held = ResultSubmission.objects.create(
+        game=game,
+        by_user=organiser,
+        state=ResultSubmission.State.HELD,
+        held_reason=ResultSubmission.HeldReason.CLOSED,
+        status=Game.Status.FINISHED,
+        out=[1, 3],
+    )
+    for write in (result_accept, result_held_set_aside):
+        with pytest.raises(ConflictError) as refused:
+            write(submission=held, by=by)
+        assert refused.value.field == "correction"
+    game.refresh_from_db()
+    assert game.out_list(2) == [3, 1]
+    result_accept(submission=held, by=by, correction=True)
+    game.refresh_from_db()
+    assert game.out_list(2) == [1, 3]
+    assert AuditEntry.objects.filter(action="accept result").exists()
