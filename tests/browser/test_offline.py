@@ -322,7 +322,7 @@ def test_results_typed_offline_wait_apart_hold_the_way_on_and_are_all_saved_late
 
     # A closed round: a correction typed offline holds back pairing the next round.
     round_close(round=results_round, by=COMMAND)
-    browser.get(url)
+    browser.get(url + "?correct=1")  # a closed round is corrected deliberately
     pair = browser.find_element(By.CSS_SELECTOR, "#round-progress .way-on button")
     assert pair.is_enabled()
     no_signal.cut()

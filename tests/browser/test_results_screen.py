@@ -156,7 +156,7 @@ def test_a_round_is_entered_with_keys_only_and_the_standings_follow_live(
     before = page_rows(browser)
     corrected = rows[0]
     corrected.refresh_from_db()
-    game_record_out(game=corrected, out=[0, 3], by=Actor.director(director))
+    game_record_out(game=corrected, out=[0, 3], by=Actor.director(director), correction=True)
     wait(lambda b: page_rows(b) != before, timeout=20)
     assert page_rows(browser) == core_scores(round_)
     assert browser.execute_script("return window.agonNoReload") == "still here"

@@ -102,7 +102,8 @@ def test_a_closed_evenings_results_screen_has_no_field_to_type_into(
     assert "3:1" in browser.find_element(By.CSS_SELECTOR, "tr.result-row td.entry").text
     note.find_element(By.TAG_NAME, "button").click()
     wait(lambda b: "/manage/" in b.current_url and not b.find_elements(By.ID, "read-only"))
-    browser.get(f"{live_server.url}/t/night/manage/rounds/1/results/")
+    # Its round stays closed: corrected deliberately (test_closed_round_correction.py).
+    browser.get(f"{live_server.url}/t/night/manage/rounds/1/results/?correct=1")
     wait(lambda b: b.find_elements(By.CSS_SELECTOR, "input.pieces-out"))
     scroll, inner = fits(browser)
     assert scroll <= inner, (scroll, inner)
