@@ -118,3 +118,12 @@ def test_the_apis_entry_asks_with_a_409_and_takes_the_choice(tournament):
     )
     assert pasted.status_code == 201, pasted.content
     assert entered(tournament) == ["Cleo Marchetti", "Cleo Marcheti"]
+
+
+def test_names_that_differ_only_in_their_number_are_two_players_not_a_typo(tournament):
+    # The test suite's own "Annegret Vogelsang-Meier 0" and "… 1" were asked about
+    # (one character apart in a long name); a club numbers namesakes the same way.
+    PlayerFactory(club=tournament.club, name="Annegret Vogelsang-Meier 0")
+    entries_paste(tournament=tournament, text="Annegret Vogelsang-Meier 1", by=BY)
+    assert entered(tournament) == ["Annegret Vogelsang-Meier 1"]
+    assert Player.objects.filter(name__startswith="Annegret").count() == 2

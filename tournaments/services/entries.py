@@ -165,6 +165,12 @@ def _one_edit_apart(a: str, b: str) -> bool:
     return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
+def _digits(name: str) -> str:
+    # Numbers tell players apart on purpose ("Team 1 Anna" and "Team 2 Anna", a
+    # club's "Jan Kowalski 2"): a different number is never a typo.
+    return "".join(c for c in name if c.isdigit())
+
+
 # A one-letter difference is a typo only in a name this long ("Ida"/"Ina" are two people).
 NEAR_MIN_LENGTH = 10
 
@@ -202,7 +208,11 @@ def _match(players: list[Player], number: int, name: str, rating: int | None) ->
         p
         for p in players
         if _loose(name_key(p.name)) == loose
-        or (len(loose) >= NEAR_MIN_LENGTH and _one_edit_apart(_loose(name_key(p.name)), loose))
+        or (
+            len(loose) >= NEAR_MIN_LENGTH
+            and _one_edit_apart(_loose(name_key(p.name)), loose)
+            and _digits(p.name) == _digits(name)
+        )
     )
     return PastedLine(number, name, rating, candidates=near)
 
