@@ -165,3 +165,18 @@ def test_accepting_or_setting_aside_a_held_entry_of_a_closed_round_is_a_correcti
     game.refresh_from_db()
     assert game.out_list(2) == [1, 3]
     assert AuditEntry.objects.filter(action="accept result").exists()
+
+
+def test_an_earlier_closed_rounds_screen_offers_no_pairing_and_no_typing_hint(organiser, game):
+    # Seen on the demo: round 3's read-only screen, with round 4 already paired, still
+    # offered "Pair the next round" and told the organiser to type pieces out.
+    tournament = game.table.round.tournament
+    round_pair_next(tournament=tournament, by=BY)
+    client = Client()
+    client.force_login(organiser)
+    page = client.get(reverse("round-results", args=[tournament.slug, 1])).content.decode()
+    assert "Correct a result of this closed round" in page
+    assert "Pair the next round" not in page
+    assert "Type each game" not in page
+    correcting = client.get(reverse("round-results", args=[tournament.slug, 1]) + "?correct=1")
+    assert "Type each game" in correcting.content.decode()

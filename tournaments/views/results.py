@@ -175,10 +175,15 @@ def results_screen(
         # say correction=1 (services/results.py refuses a closed round without it).
         "correcting": correcting,
         "round_closed": round_.status == Round.Status.CLOSED,
-        # Only the last round can be reopened (services/rounds.py, round_reopen).
-        "reopenable": tournament.rounds.order_by("-number").values_list("number", flat=True).first()
-        == round_.number,
+        # Only the last round can be reopened (services/rounds.py, round_reopen); only
+        # after it is the next round paired.
+        "reopenable": _is_last_round(tournament, round_),
     }
+
+
+def _is_last_round(tournament: Tournament, round_: Round) -> bool:
+    last = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+    return last == round_.number
 
 
 def results_etag(
@@ -223,6 +228,7 @@ def _row_response(
             "oob": True,
             "round": round_,
             "tournament": tournament,
+            "reopenable": _is_last_round(tournament, round_),
         },
         request,
     )
