@@ -23,6 +23,7 @@ from tournaments.selectors.statistics import season_statistics
 from tournaments.services import seasons as season_services
 from tournaments.services.actor import Actor
 from tournaments.services.errors import ServiceError
+from tournaments.services.tournaments import season_event_attach, season_event_detach
 
 from .views import WriteThrottled
 
@@ -169,7 +170,7 @@ class SeasonViewSet(WriteThrottled, viewsets.ModelViewSet):
         season = self.get_object()
         data = EventSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        season_services.season_event_attach(
+        season_event_attach(
             season=season, tournament=self._event(data.validated_data["event"]), by=self._by()
         )
         return self._answer(self.get_object())
@@ -183,9 +184,7 @@ class SeasonViewSet(WriteThrottled, viewsets.ModelViewSet):
     def detach(self, request: Request, club_slug: str, slug: str, event: str) -> Response:
         """The event no longer counts toward the season; it stays an event of the club."""
         season = self.get_object()
-        season_services.season_event_detach(
-            season=season, tournament=self._event(event), by=self._by()
-        )
+        season_event_detach(season=season, tournament=self._event(event), by=self._by())
         return self._answer(self.get_object())
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})

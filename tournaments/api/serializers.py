@@ -88,6 +88,9 @@ def _missed_round_score() -> serializers.DecimalField:
     )
 
 
+@extend_schema_field(
+    {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "enum": ["new"]}]}
+)
 class PlayerChoiceField(serializers.Field):
     """The organiser's answer to a doubtful name (a 409): a player's id, or "new"."""
 

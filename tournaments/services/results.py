@@ -275,7 +275,7 @@ def require_evening_open(round_: Round) -> None:
         raise ConflictError(_("the evening is closed; reopen it first"), field="tournament")
 
 
-def require_correction(round_: Round, by: Actor | None, correction: bool) -> None:
+def require_correction(round_: Round, *, by: Actor | None, correction: bool) -> None:
     """A closed round's results paired the rounds after it: a director changes one only
     as a deliberate correction (audited, re-rated; docs/results.md), never by a
     keystroke on a screen that looks open. A player's write is refused elsewhere."""
@@ -295,7 +295,7 @@ def _lock(
     ``correction`` for a closed round."""
     locked = lock_game(game)
     require_evening_open(locked.table.round)
-    require_correction(locked.table.round, by, correction)
+    require_correction(locked.table.round, by=by, correction=correction)
     if version is not None and locked.version != version:
         raise ConflictError(
             _(

@@ -1,6 +1,7 @@
 """A club's seasons: create, change, delete; which events belong to one is a setting of
 the event (`tournament_update(season=…)`), checked here by `check_season_fits`;
-`season_event_attach` and `season_event_detach` say the same from the season's side.
+`season_event_attach` and `season_event_detach` (services/tournaments.py, beside
+`tournament_update`) say the same from the season's side.
 
 A season's standings are read from its events' standings (selectors/seasons.py), which
 the events' own services keep fresh: nothing here needs recomputing when a result
@@ -158,37 +159,6 @@ def season_delete(*, season: Season, by: Actor) -> None:
     with transaction.atomic():
         Tournament.objects.filter(season=season).update(season=None)
         season.delete()
-
-
-def _event_of_club(season: Season, tournament: Tournament, by: Actor) -> None:
-    require_actor(by)
-    if not can_organise(by.permission_user, season.club):
-        raise PermissionDenied("only this club's organisers change its seasons")
-    if tournament.club_id != season.club_id:
-        raise ServiceError(_("choose an event of this season's club"), field="event")
-
-
-def season_event_attach(*, season: Season, tournament: Tournament, by: Actor) -> Tournament:
-    """The event joins the season: the event's own setting, changed by its service (the
-    settings page's path), so the same checks and audit apply."""
-    from .tournaments import tournament_update  # it imports this module's checks
-
-    _event_of_club(season, tournament, by)
-    return tournament_update(tournament=tournament, by=by, season=season)
-
-
-def season_event_detach(*, season: Season, tournament: Tournament, by: Actor) -> Tournament:
-    """The event leaves the season; it stays an event of the club."""
-    from .tournaments import tournament_update
-
-    _event_of_club(season, tournament, by)
-    if tournament.season_id != season.pk:
-        raise ServiceError(
-            _("%(event)s is no event of %(season)s")
-            % {"event": tournament.name, "season": season.name},
-            field="event",
-        )
-    return tournament_update(tournament=tournament, by=by, season=None)
 
 
 def check_season_fits(tournament: Tournament) -> None:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games import rulesets
 from tournaments import signals
-from tournaments.models import Club, Entry, ForbiddenPair, Round, Tournament
+from tournaments.models import Club, Entry, ForbiddenPair, Round, Season, Tournament
 from tournaments.permissions import can_direct, can_organise
 from tournaments.selectors.standings import scoring_settings
 from tournaments.standings import ALL_TIE_BREAKS
@@ -494,3 +494,32 @@ def forbidden_pair_remove(*, pair: ForbiddenPair, by: Actor) -> None:
             target=f"{locked.first.player.name} / {locked.second.player.name}",
         )
         locked.delete()
+
+
+# A season's side of an event's season setting (the seasons' API): kept here, beside
+# tournament_update, since services/seasons.py is imported by this module for its checks.
+def _season_of_club(season: Season, tournament: Tournament, by: Actor) -> None:
+    require_actor(by)
+    if not can_organise(by.permission_user, season.club):
+        raise PermissionDenied("only this club's organisers change its seasons")
+    if tournament.club_id != season.club_id:
+        raise ServiceError(_("choose an event of this season's club"), field="event")
+
+
+def season_event_attach(*, season: Season, tournament: Tournament, by: Actor) -> Tournament:
+    """The event joins the season: the event's own setting, changed by its service (the
+    settings page's path), so the same checks and audit apply."""
+    _season_of_club(season, tournament, by)
+    return tournament_update(tournament=tournament, by=by, season=season)
+
+
+def season_event_detach(*, season: Season, tournament: Tournament, by: Actor) -> Tournament:
+    """The event leaves the season; it stays an event of the club."""
+    _season_of_club(season, tournament, by)
+    if tournament.season_id != season.pk:
+        raise ServiceError(
+            _("%(event)s is no event of %(season)s")
+            % {"event": tournament.name, "season": season.name},
+            field="event",
+        )
+    return tournament_update(tournament=tournament, by=by, season=None)
