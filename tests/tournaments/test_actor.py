@@ -57,7 +57,6 @@ NOT_WRITES = {
     "tournaments.services.result_path.pieces_out",
     "tournaments.services.results.require_open_for_reports",
     "tournaments.services.results.require_evening_open",
-    "tournaments.services.rounds.open_tables_text",
     "tournaments.services.rounds.check_policy",
     "tournaments.services.tournaments.check_game_settings",
     "tournaments.services.transfer.tournament_export_document",

@@ -1,5 +1,5 @@
-"""Issue 41, finding 7: a closed round's result edits racing the re-rating jobs they
-queue (a real Celery worker) must never answer 503 "database unavailable": the game
+"""Issue 41, finding 7: a closed round's result edits (deliberate corrections) racing the
+re-rating jobs they queue (a real Celery worker) must never answer 503 "database unavailable": the game
 lock locks the game row only, and a transaction that still loses a deadlock is run
 again inside the service (tournaments/services/retry.py)."""
 
@@ -81,7 +81,9 @@ def test_closed_round_edits_racing_re_rating_jobs_for_40_seconds_answer_no_503(
                     time.sleep(0.01)
                 out = [3 if seat == i % seats else 1 for seat in range(seats)]
                 response = api.put(
-                    f"/api/v1/games/{game.pk}/", {"out": out, "version": version}, format="json"
+                    f"/api/v1/games/{game.pk}/",
+                    {"out": out, "version": version, "correction": True},
+                    format="json",
                 )
                 statuses[response.status_code] += 1
                 if response.status_code == 200:

@@ -82,3 +82,16 @@ def test_closing_is_refused_naming_table_2_with_both_reasons():
     assert "held: game 1" in message and "flagged: game 2" in message
     round_.refresh_from_db()
     assert round_.status == Round.Status.PUBLISHED
+
+
+def test_the_results_screen_names_what_keeps_the_round_open_and_offers_no_close():
+    # Every game is in, so the screen offered "close round 1", and closing was refused
+    # for reasons the screen never showed: it now says them, from the same selector.
+    organiser, round_ = round_with_held_and_flag_at_table_2()
+    client = Client()
+    client.force_login(organiser)
+    url = reverse("round-results", args=[round_.tournament.slug, round_.number])
+    page = client.get(url).content.decode()
+    progress = page.split('id="round-progress"')[1].split("</div>")[0]
+    assert "table 2 (held: game 1; flagged: game 2)" in progress
+    assert "close round 1" not in progress

@@ -399,3 +399,23 @@ def round_open_reasons(*, round_: Round) -> dict[int, list[OpenReason]]:
         for table, reasons in found.items()
         if reasons
     }
+
+
+def open_tables_text(open_: dict[int, list[OpenReason]]) -> str:
+    """ "table 2 (held: game 1; flagged: game 2)": the tables keeping a round open."""
+    return "; ".join(
+        _("table %(table)s (%(reasons)s)")
+        % {
+            "table": table,
+            "reasons": "; ".join(f"{r.title.lower()}: {r.text}" for r in reasons),
+        }
+        for table, reasons in open_.items()
+    )
+
+
+def round_still_open_text(*, round_: Round) -> str:
+    """The tables a published round's close would be refused for, as the refusal says
+    them (empty for a round not published)."""
+    if round_.status != Round.Status.PUBLISHED:
+        return ""
+    return open_tables_text(round_open_reasons(round_=round_))

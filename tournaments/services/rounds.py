@@ -32,7 +32,7 @@ from tournaments.pairing import Table as PairingTable
 from tournaments.pairing.league import LeagueSchedule, league_schedule
 from tournaments.pairing.pre_round import DRAW_LIMIT, drawn_order, ranks, rating_order
 from tournaments.selectors.pre_round import entrants, has_pre_round, pairing_seeds
-from tournaments.selectors.rounds import FORCEABLE, OpenReason, round_open_reasons
+from tournaments.selectors.rounds import FORCEABLE, open_tables_text, round_open_reasons
 from tournaments.selectors.standings import tournament_scores
 
 from .actor import Actor, require_actor
@@ -582,18 +582,6 @@ def round_reopen(*, round: Round, by: Actor) -> Round:  # noqa: A002
             # An evening's rounds are rated with the evening (services/evenings.py).
             signals.history_reopened.send(sender=Round, round_id=round_.pk, by=by)
     return round_
-
-
-def open_tables_text(open_: dict[int, list[OpenReason]]) -> str:
-    """ "table 2 (held: game 1; flagged: game 2)": the tables keeping a round open."""
-    return "; ".join(
-        _("table %(table)s (%(reasons)s)")
-        % {
-            "table": table,
-            "reasons": "; ".join(f"{r.title.lower()}: {r.text}" for r in reasons),
-        }
-        for table, reasons in open_.items()
-    )
 
 
 def round_close(*, round: Round, by: Actor, force: bool = False) -> Round:  # noqa: A002

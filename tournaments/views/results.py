@@ -31,7 +31,13 @@ from ..models import (
     Tournament,
 )
 from ..selectors.live import attach_live
-from ..selectors.rounds import round_progress, round_progress_counted, round_tables, round_trails
+from ..selectors.rounds import (
+    round_progress,
+    round_progress_counted,
+    round_still_open_text,
+    round_tables,
+    round_trails,
+)
 from ..services.errors import ConflictError, ServiceError
 from ..services.plies import ply_conflicts_clear
 from ..services.result_path import Outcome, game_confirm_sync, game_result_sync
@@ -167,6 +173,8 @@ def results_screen(
         "round": round_,
         "tables": tables,
         "progress": round_progress(tables),
+        # What the close would be refused for, said where the close is offered.
+        "still_open": round_still_open_text(round_=round_),
         "live_tables": live_tables_config(tournament),
         # A closed club evening: read-only until reopened (services/results.py refuses).
         "read_only": tournament.kind == Tournament.Kind.EVENING
@@ -229,6 +237,7 @@ def _row_response(
             "round": round_,
             "tournament": tournament,
             "reopenable": _is_last_round(tournament, round_),
+            "still_open": round_still_open_text(round_=round_),
         },
         request,
     )
