@@ -15,7 +15,7 @@ from django.db.models import Model, QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 
-from .models import (
+from tournaments.models import (
     AuditEntry,
     Club,
     Entry,
@@ -28,8 +28,8 @@ from .models import (
     Table,
     Tournament,
 )
-from .services.actor import Actor
-from .services.clubs import (
+from tournaments.services.actor import Actor
+from tournaments.services.clubs import (
     CLUB_FIELDS,
     PLAYER_FIELDS,
     club_create,
@@ -40,8 +40,8 @@ from .services.clubs import (
     player_delete,
     player_update,
 )
-from .services.errors import ServiceError
-from .services.tournaments import (
+from tournaments.services.errors import ServiceError
+from tournaments.services.tournaments import (
     EDITABLE,
     FROZEN,
     GUARDED,

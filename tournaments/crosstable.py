@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .scoring import DEFAULT_SETTINGS, ScoringSettings
+from tournaments.scoring import DEFAULT_SETTINGS, ScoringSettings
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,10 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games import rulesets
-
-from .models import Club, Entry, Season, Tournament
-from .models_game import MAX_SEATS, out_fields
-from .services.result_path import ResultEntry
-from .standings import ALL_TIE_BREAKS
+from tournaments.models import Club, Entry, Season, Tournament
+from tournaments.models_game import MAX_SEATS, out_fields
+from tournaments.services.result_path import ResultEntry
+from tournaments.standings import ALL_TIE_BREAKS
 
 
 class TournamentForm(forms.ModelForm):

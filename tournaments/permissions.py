@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from .models import Club, Tournament
+from tournaments.models import Club, Tournament
 
 
 def can_direct(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from math import factorial
 from typing import Literal
 
-from .scoring import DEFAULT_SETTINGS, ScoringSettings
+from tournaments.scoring import DEFAULT_SETTINGS, ScoringSettings
 
 Status = Literal["active", "withdrawn", "late"]
 TieBreak = Literal[

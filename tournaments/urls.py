@@ -1,6 +1,17 @@
 from django.urls import path
 
-from .views import desk, editor, live, print, public, results, run, statistics, teams, wall
+from tournaments.views import (
+    desk,
+    editor,
+    live,
+    print,
+    public,
+    results,
+    run,
+    statistics,
+    teams,
+    wall,
+)
 
 urlpatterns = [
     path("new/", run.tournament_create, name="tournament-create"),

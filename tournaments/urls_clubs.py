@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import clubs, statistics
+from tournaments.views import clubs, statistics
 
 urlpatterns = [
     path("<slug:club_slug>/", clubs.club_detail, name="club-detail"),

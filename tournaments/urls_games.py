@@ -1,7 +1,7 @@
 from django.urls import path
 
-from .views import board as views
-from .views.family import family_view
+from tournaments.views import board as views
+from tournaments.views.family import family_view
 
 app_name = "games"
 

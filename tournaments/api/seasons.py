@@ -16,6 +16,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from tournaments.api.views import WriteThrottled
 from tournaments.models import Club, Season, Tournament
 from tournaments.permissions import can_organise
 from tournaments.selectors.seasons import season_event_rows, season_standings_of
@@ -24,8 +25,6 @@ from tournaments.services import seasons as season_services
 from tournaments.services.actor import Actor
 from tournaments.services.errors import ServiceError
 from tournaments.services.tournaments import season_event_attach, season_event_detach
-
-from .views import WriteThrottled
 
 
 class SeasonSerializer(serializers.ModelSerializer):

@@ -26,7 +26,10 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from tournaments.api import serializers as s
 from tournaments.api.middleware import standings_headers
+from tournaments.api.permissions import DirectorsWrite
+from tournaments.api.schema import ApiSchema
 from tournaments.live import etag_matches
 from tournaments.models import (
     Club,
@@ -81,10 +84,6 @@ from tournaments.services.result_path import (
 )
 from tournaments.services.results import Actor
 from tournaments.services.transfer import tournament_import_document
-
-from . import serializers as s
-from .permissions import DirectorsWrite
-from .schema import ApiSchema
 
 
 class SearchFilter(filters.SearchFilter):

@@ -3,11 +3,11 @@
 The web pages, the API and ``python -m tournaments.pairing`` all call ``pair_round``.
 """
 
-from .club import ClubPlayer, club_tables
-from .engine import pair_round
-from .fallback import pair_round_or_fallback
-from .first_move import game_orders, seat_order
-from .types import (
+from tournaments.pairing.club import ClubPlayer, club_tables
+from tournaments.pairing.engine import pair_round
+from tournaments.pairing.fallback import pair_round_or_fallback
+from tournaments.pairing.first_move import game_orders, seat_order
+from tournaments.pairing.types import (
     METHODS,
     POLICIES,
     Meeting,

@@ -28,10 +28,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import combinations
 
-from .criteria import RECENT, REMATCH, TIMES, Encoder, Field
-from .exact import Arrangement, solve_exact
-from .layout import Layout
-from .types import Policy
+from tournaments.pairing.criteria import RECENT, REMATCH, TIMES, Encoder, Field
+from tournaments.pairing.exact import Arrangement, solve_exact
+from tournaments.pairing.layout import Layout
+from tournaments.pairing.types import Policy
 
 # Up to this many players every question is answered by exhaustive search.
 EXACT_LIMIT = 16

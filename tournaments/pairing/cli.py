@@ -34,10 +34,18 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NamedTuple, TextIO, cast
 
-from .book import no_cycle_collection
-from .fallback import pair_round_or_fallback
-from .league import league_schedule
-from .types import METHODS, POLICIES, Meeting, Method, PairingError, PairingPlayer, Policy
+from tournaments.pairing.book import no_cycle_collection
+from tournaments.pairing.fallback import pair_round_or_fallback
+from tournaments.pairing.league import league_schedule
+from tournaments.pairing.types import (
+    METHODS,
+    POLICIES,
+    Meeting,
+    Method,
+    PairingError,
+    PairingPlayer,
+    Policy,
+)
 
 
 class MalformedInput(ValueError):

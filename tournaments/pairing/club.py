@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .fallback import pair_round_or_fallback
-from .types import Meeting, Method, Pairing, PairingPlayer, Policy
+from tournaments.pairing.fallback import pair_round_or_fallback
+from tournaments.pairing.types import Meeting, Method, Pairing, PairingPlayer, Policy
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .types import Meeting, PairingPlayer
+from tournaments.pairing.types import Meeting, PairingPlayer
 
 # Tiers, highest first. REMATCH..RECENT decide rematches; the layout comes between
 # RECENT and SPECIAL_HAD (see engine.py).

@@ -20,13 +20,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from .book import Book, book_arrangement, book_in_layout
-from .criteria import Encoder, Field, build_field, rank_players
-from .exact import Arrangement, solve_exact
-from .first_move import seat_order
-from .layout import Layout, layouts
-from .matching import pair_players
-from .types import (
+from tournaments.pairing.book import Book, book_arrangement, book_in_layout
+from tournaments.pairing.criteria import Encoder, Field, build_field, rank_players
+from tournaments.pairing.exact import Arrangement, solve_exact
+from tournaments.pairing.first_move import seat_order
+from tournaments.pairing.layout import Layout, layouts
+from tournaments.pairing.matching import pair_players
+from tournaments.pairing.types import (
     METHODS,
     Meeting,
     Method,

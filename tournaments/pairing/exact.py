@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .criteria import Encoder, Field
-from .layout import Layout
+from tournaments.pairing.criteria import Encoder, Field
+from tournaments.pairing.layout import Layout
 
 
 @dataclass(frozen=True)

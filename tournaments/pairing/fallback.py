@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from .engine import pair_round
-from .types import Meeting, Method, Pairing, PairingError, PairingPlayer, Policy
+from tournaments.pairing.engine import pair_round
+from tournaments.pairing.types import Meeting, Method, Pairing, PairingError, PairingPlayer, Policy
 
 
 def fallback_policy(policy: Policy, players: int) -> Policy | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .types import PairingPlayer
+from tournaments.pairing.types import PairingPlayer
 
 
 def seat_order(seats: Sequence[PairingPlayer]) -> tuple[str, ...]:

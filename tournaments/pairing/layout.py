@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .types import Policy
+from tournaments.pairing.types import Policy
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from itertools import combinations, product
 from typing import Any, cast
 
-from .layout import Layout, layouts
-from .types import POLICIES, Policy
+from tournaments.pairing.layout import Layout, layouts
+from tournaments.pairing.types import POLICIES, Policy
 
 # Local search budget per attempted number of rounds: moves tried, restarts.
 SEARCH_MOVES = 30_000

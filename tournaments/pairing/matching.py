@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .criteria import Encoder, Field
-from .types import PairingError
+from tournaments.pairing.criteria import Encoder, Field
+from tournaments.pairing.types import PairingError
 
 DEFAULT_WINDOW = 24
 DENSE_LIMIT = 40

@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
-from ..scoring import DEFAULT_SETTINGS, ScoringSettings, round_scores
-from .engine import pair_round
-from .types import Meeting, Method, Pairing, PairingPlayer, Policy
+from tournaments.pairing.engine import pair_round
+from tournaments.pairing.types import Meeting, Method, Pairing, PairingPlayer, Policy
+from tournaments.scoring import DEFAULT_SETTINGS, ScoringSettings, round_scores
 
 
 @dataclass

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .criteria import SCORE_QUANTUM, rank_players
-from .fallback import pair_round_or_fallback
-from .types import Meeting, PairingError, PairingPlayer, Policy
+from tournaments.pairing.criteria import SCORE_QUANTUM, rank_players
+from tournaments.pairing.fallback import pair_round_or_fallback
+from tournaments.pairing.types import Meeting, PairingError, PairingPlayer, Policy
 
 REMATCH = "rematch"
 FORBIDDEN = "forbidden"

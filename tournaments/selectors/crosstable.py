@@ -11,15 +11,14 @@ from tournaments.crosstable import Cell, CrossRow, SharedTable, crosstable, team
 from tournaments.models import Round, Tournament
 from tournaments.models_team import TABLE_TEAMS
 from tournaments.pairing.league import LeagueSchedule
-
-from .standings import (
+from tournaments.selectors.standings import (
     StandingRow,
     scoring_settings,
     tournament_standings,
     tournament_tables,
     uncounted_rounds,
 )
-from .teams import TeamStandingRow, team_standings
+from tournaments.selectors.teams import TeamStandingRow, team_standings
 
 
 @dataclass

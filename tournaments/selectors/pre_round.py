@@ -16,9 +16,8 @@ from tournaments.pairing.pre_round import (
     rating_order,
     result_order,
 )
-
-from .proposal import PAIRED
-from .standings import pre_round_scores
+from tournaments.selectors.proposal import PAIRED
+from tournaments.selectors.standings import pre_round_scores
 
 
 def has_pre_round(tournament: Tournament) -> bool:

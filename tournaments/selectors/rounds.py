@@ -14,8 +14,7 @@ from tournaments.models import Game, PlyConflict, ResultSubmission, Round, Seat,
 from tournaments.models_game import MAX_SEATS, out_fields
 from tournaments.models_team import TEAM_FACTOR
 from tournaments.scoring import decider_winner, match_leaders, round_scores
-
-from .standings import scoring_settings, table_teams
+from tournaments.selectors.standings import scoring_settings, table_teams
 
 
 @dataclass

@@ -22,8 +22,7 @@ from tournaments.season_standings import (
     SeasonRules,
     season_standings,
 )
-
-from .standings import (
+from tournaments.selectors.standings import (
     StandingRow,
     standings_key,
     standings_token,

@@ -34,6 +34,8 @@ from tournaments.models import Club, Game, Ply, Round, Season, Seat, Tournament,
 from tournaments.models_game import decider_order
 from tournaments.models_team import TABLE_TEAMS
 from tournaments.scoring import ScoringSettings
+from tournaments.selectors.standings import scoring_settings, version_token
+from tournaments.selectors.tournaments import tournaments_visible_to
 from tournaments.statistics import (
     GameFact,
     SeatOrder,
@@ -43,9 +45,6 @@ from tournaments.statistics import (
     statistics_of,
     summarise,
 )
-
-from .standings import scoring_settings, version_token
-from .tournaments import tournaments_visible_to
 
 # Part of the cache key: a change of what is cached (the core's classes) names new keys.
 SHAPE = 3

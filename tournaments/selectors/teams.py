@@ -13,6 +13,14 @@ from django.core.cache import cache
 from games.pentagame.dropped import dropped_scores
 from tournaments.models import Seat, Team, Tournament
 from tournaments.models_team import TABLE_TEAMS, TEAM_TARGET
+from tournaments.selectors.standings import (
+    TIE_BREAK_LABELS,
+    standings_key,
+    standings_token,
+    team_scoring_settings,
+    tie_breaks_of,
+    tournament_tables,
+)
 from tournaments.standings import (
     GameResult,
     RoundResult,
@@ -21,15 +29,6 @@ from tournaments.standings import (
     TableResult,
     compute_standings,
     ranked_apart,
-)
-
-from .standings import (
-    TIE_BREAK_LABELS,
-    standings_key,
-    standings_token,
-    team_scoring_settings,
-    tie_breaks_of,
-    tournament_tables,
 )
 
 

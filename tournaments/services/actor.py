@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils.translation import gettext as _
 
-from .errors import ServiceError
+from tournaments.services.errors import ServiceError
 
 if TYPE_CHECKING:
     from tournaments.models import Seat

@@ -3,8 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from tournaments.models import AuditEntry, Tournament
-
-from .actor import Actor, require_actor
+from tournaments.services.actor import Actor, require_actor
 
 
 def audit_record(

@@ -12,10 +12,9 @@ from django.utils.translation import gettext as _
 
 from tournaments.models import Club, Player
 from tournaments.permissions import can_organise
-
-from .actor import Actor, require_actor
-from .errors import ConflictError, ServiceError
-from .freshness import standings_changed_for_players
+from tournaments.services.actor import Actor, require_actor
+from tournaments.services.errors import ConflictError, ServiceError
+from tournaments.services.freshness import standings_changed_for_players
 
 CLUB_FIELDS = ("name", "slug", "city", "rating_system")
 PLAYER_FIELDS = ("name", "club", "user")

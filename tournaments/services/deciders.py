@@ -43,12 +43,11 @@ from tournaments.models import (
 )
 from tournaments.scoring import decider_first, decider_pair
 from tournaments.selectors.standings import scoring_settings
-
-from .actor import Actor
-from .audit import audit_record
-from .broadcast import game_changed_on_commit
-from .errors import ConflictError, ServiceError
-from .freshness import standings_changed
+from tournaments.services.actor import Actor
+from tournaments.services.audit import audit_record
+from tournaments.services.broadcast import game_changed_on_commit
+from tournaments.services.errors import ConflictError, ServiceError
+from tournaments.services.freshness import standings_changed
 
 # The table sizes whose match a decider settles: the book's 3-player match.
 DECIDER_TABLE = 3

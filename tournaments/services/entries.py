@@ -18,11 +18,10 @@ from tournaments import starting_ratings
 from tournaments.models import Entry, Player, Round, Season, Skip, Tournament
 from tournaments.selectors.seasons import season_ranks
 from tournaments.selectors.standings import tournament_standings
-
-from .actor import Actor, require_actor
-from .audit import audit_record
-from .errors import ConflictError, ServiceError
-from .freshness import standings_changed, standings_changed_for_players
+from tournaments.services.actor import Actor, require_actor
+from tournaments.services.audit import audit_record
+from tournaments.services.errors import ConflictError, ServiceError
+from tournaments.services.freshness import standings_changed, standings_changed_for_players
 
 NAME_MAX = Player._meta.get_field("name").max_length or 120
 # Plausible ratings at entry (every system the club keeps stays within these).

@@ -13,11 +13,10 @@ from django.utils.translation import gettext as _
 from tournaments import signals
 from tournaments.models import Entry, Round, Seat, Tournament
 from tournaments.pairing import ClubPlayer, Meeting, Pairing, PairingError, club_tables
-
-from .actor import Actor, require_actor
-from .audit import audit_record
-from .errors import ConflictError, ServiceError
-from .freshness import standings_changed
+from tournaments.services.actor import Actor, require_actor
+from tournaments.services.audit import audit_record
+from tournaments.services.errors import ConflictError, ServiceError
+from tournaments.services.freshness import standings_changed
 
 RECENT_DAYS = 60
 DEFAULT_RATING = 1500

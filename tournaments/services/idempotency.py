@@ -25,9 +25,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import IdempotencyKey
-
-from .actor import Actor
-from .errors import ConflictError, ServiceError
+from tournaments.services.actor import Actor
+from tournaments.services.errors import ConflictError, ServiceError
 
 KEY = re.compile(r"[A-Za-z0-9_-]{8,100}")
 LIFETIME = timedelta(days=7)

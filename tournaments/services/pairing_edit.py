@@ -45,12 +45,11 @@ from tournaments.scoring import ScoringSettings
 from tournaments.selectors.pre_round import pairing_seeds
 from tournaments.selectors.proposal import round_proposal
 from tournaments.selectors.standings import scoring_settings, tournament_scores
-
-from .actor import Actor, require_actor
-from .audit import audit_record
-from .errors import ServiceError
-from .freshness import standings_changed
-from .seating import table_games, unpublished_round
+from tournaments.services.actor import Actor, require_actor
+from tournaments.services.audit import audit_record
+from tournaments.services.errors import ServiceError
+from tournaments.services.freshness import standings_changed
+from tournaments.services.seating import table_games, unpublished_round
 
 # Where a player goes: a table number, the bye (None) or the one new table of this edit.
 NEW_TABLE: Literal["new"] = "new"

@@ -36,12 +36,15 @@ from django.utils.translation import gettext as _
 from tournaments.egg_timer import live_now
 from tournaments.models import Game, Ply, PlyConflict, Round
 from tournaments.selectors.live import game_clock
-
-from .actor import Actor
-from .broadcast import game_changed_on_commit
-from .deciders import lock_game
-from .errors import ConflictError, PlyConflictError, ServiceError
-from .results import check_actor_at_table, game_record_moves, require_open_for_reports
+from tournaments.services.actor import Actor
+from tournaments.services.broadcast import game_changed_on_commit
+from tournaments.services.deciders import lock_game
+from tournaments.services.errors import ConflictError, PlyConflictError, ServiceError
+from tournaments.services.results import (
+    check_actor_at_table,
+    game_record_moves,
+    require_open_for_reports,
+)
 
 # A ply's key: what a device makes up once per ply (a UUID, say) and sends again on retry.
 KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")

@@ -25,18 +25,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.models import Game
-
-from .actor import Actor
-from .errors import KeptForOrganiser, PlyConflictError, ServiceError
-from .plies import game_ply_record, game_ply_undo
-from .results import (
+from tournaments.services.actor import Actor
+from tournaments.services.errors import KeptForOrganiser, PlyConflictError, ServiceError
+from tournaments.services.plies import game_ply_record, game_ply_undo
+from tournaments.services.results import (
     game_confirm,
     game_import_events,
     game_record_moves,
     game_record_out,
     players_of,
 )
-from .retry import retried
+from tournaments.services.retry import retried
 
 
 @dataclass(frozen=True)

@@ -29,13 +29,12 @@ from tournaments import jsonbody, signals
 from tournaments.models import Game, ResultSubmission, Round, Seat, Tournament
 from tournaments.models_team import TEAM_TARGET
 from tournaments.selectors.standings import table_teams
-
-from .actor import Actor, require_actor
-from .audit import audit_record
-from .broadcast import game_changed_on_commit
-from .deciders import check_decider_player, decider_sync, lock_game
-from .errors import ConflictError, KeptForOrganiser, ServiceError
-from .freshness import standings_changed
+from tournaments.services.actor import Actor, require_actor
+from tournaments.services.audit import audit_record
+from tournaments.services.broadcast import game_changed_on_commit
+from tournaments.services.deciders import check_decider_player, decider_sync, lock_game
+from tournaments.services.errors import ConflictError, KeptForOrganiser, ServiceError
+from tournaments.services.freshness import standings_changed
 
 State = ResultSubmission.State
 HeldReason = ResultSubmission.HeldReason

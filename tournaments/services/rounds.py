@@ -34,15 +34,14 @@ from tournaments.pairing.pre_round import DRAW_LIMIT, drawn_order, ranks, rating
 from tournaments.selectors.pre_round import entrants, has_pre_round, pairing_seeds
 from tournaments.selectors.rounds import FORCEABLE, open_tables_text, round_open_reasons
 from tournaments.selectors.standings import tournament_scores
-
-from .actor import Actor, require_actor
-from .audit import audit_record
-from .errors import ConflictError, ServiceError
-from .evenings import evening_tables
-from .freshness import standings_changed
-from .pairing_edit import swap_check
-from .seating import table_games, unpublished_round
-from .teams import team_pairing, write_team_tables
+from tournaments.services.actor import Actor, require_actor
+from tournaments.services.audit import audit_record
+from tournaments.services.errors import ConflictError, ServiceError
+from tournaments.services.evenings import evening_tables
+from tournaments.services.freshness import standings_changed
+from tournaments.services.pairing_edit import swap_check
+from tournaments.services.seating import table_games, unpublished_round
+from tournaments.services.teams import team_pairing, write_team_tables
 
 
 def check_policy(tournament: Tournament) -> None:

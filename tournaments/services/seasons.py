@@ -21,9 +21,8 @@ from django.utils.translation import gettext as _
 
 from tournaments.models import Club, Season, Tournament
 from tournaments.permissions import can_organise
-
-from .actor import Actor, require_actor
-from .errors import ConflictError, ServiceError
+from tournaments.services.actor import Actor, require_actor
+from tournaments.services.errors import ConflictError, ServiceError
 
 SEASON_FIELDS = ("name", "starts_on", "ends_on", "best_of", "min_events", "participation_points")
 

@@ -8,8 +8,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models import Game, Round, Table, Tournament
 from tournaments.pairing.first_move import game_orders
-
-from .errors import ConflictError
+from tournaments.services.errors import ConflictError
 
 
 def unpublished_round(round_: Round) -> Round:

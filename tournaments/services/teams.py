@@ -29,10 +29,9 @@ from tournaments.models import (
 )
 from tournaments.pairing import Meeting, Pairing, PairingError, PairingPlayer, pair_round
 from tournaments.selectors.teams import team_scores
-
-from .actor import Actor, require_actor
-from .audit import audit_record
-from .entries import (
+from tournaments.services.actor import Actor, require_actor
+from tournaments.services.audit import audit_record
+from tournaments.services.entries import (
     NAME_MAX,
     PASTED_NUMBER,
     SEPARATORS,
@@ -45,8 +44,8 @@ from .entries import (
     pasted_line_problem,
     rating_problem,
 )
-from .errors import ConflictError, ServiceError
-from .freshness import standings_changed
+from tournaments.services.errors import ConflictError, ServiceError
+from tournaments.services.freshness import standings_changed
 
 # The two games of a team match (section 21): one clockwise from seat 1, one
 # anti-clockwise from seat 2. Seats alternate teams either way (1 2 3 4 and 2 1 4 3), so

@@ -21,17 +21,16 @@ from tournaments import signals
 from tournaments.models import Club, Entry, ForbiddenPair, Round, Season, Tournament
 from tournaments.permissions import can_direct, can_organise
 from tournaments.selectors.standings import scoring_settings
+from tournaments.services.actor import Actor, require_actor
+from tournaments.services.audit import audit_record
+from tournaments.services.broadcast import visibility_changed_on_commit
+from tournaments.services.deciders import check_decider_settings, deciders_sync_tournament
+from tournaments.services.entries import open_for_entries
+from tournaments.services.errors import ConflictError, ServiceError
+from tournaments.services.freshness import standings_changed
+from tournaments.services.seasons import check_season_fits
+from tournaments.services.teams import check_team_settings
 from tournaments.standings import ALL_TIE_BREAKS
-
-from .actor import Actor, require_actor
-from .audit import audit_record
-from .broadcast import visibility_changed_on_commit
-from .deciders import check_decider_settings, deciders_sync_tournament
-from .entries import open_for_entries
-from .errors import ConflictError, ServiceError
-from .freshness import standings_changed
-from .seasons import check_season_fits
-from .teams import check_team_settings
 
 # Settings the rounds already played were paired or scored under. Changing one after a
 # round exists needs the organiser's confirmation (and recomputes); the kind never

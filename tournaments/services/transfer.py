@@ -38,15 +38,19 @@ from tournaments.models import (
 )
 from tournaments.models_team import Team
 from tournaments.permissions import can_organise
-
-from .actor import Actor, require_actor
-from .audit import audit_record
-from .clubs import player_create
-from .deciders import check_decider_settings, table_deciders_in_step
-from .errors import ServiceError
-from .freshness import standings_changed
-from .results import game_confirm, game_record_moves, game_record_out, result_accept
-from .tournaments import check_game_settings, check_pre_round
+from tournaments.services.actor import Actor, require_actor
+from tournaments.services.audit import audit_record
+from tournaments.services.clubs import player_create
+from tournaments.services.deciders import check_decider_settings, table_deciders_in_step
+from tournaments.services.errors import ServiceError
+from tournaments.services.freshness import standings_changed
+from tournaments.services.results import (
+    game_confirm,
+    game_record_moves,
+    game_record_out,
+    result_accept,
+)
+from tournaments.services.tournaments import check_game_settings, check_pre_round
 
 FORMAT = "agon-tournament"
 # 2 added setups, submissions and the audit log; 1 still imports. Settings added since

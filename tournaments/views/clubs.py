@@ -13,23 +13,23 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from ..csv_export import SafeWriter
-from ..forms import SeasonForm
-from ..live import POLL_MS, live_etag, live_page
-from ..models import Club, Season
-from ..permissions import can_organise
-from ..selectors.seasons import (
+from tournaments.csv_export import SafeWriter
+from tournaments.forms import SeasonForm
+from tournaments.live import POLL_MS, live_etag, live_page
+from tournaments.models import Club, Season
+from tournaments.permissions import can_organise
+from tournaments.selectors.seasons import (
     SeasonStandings,
     club_seasons,
     season_event_rows,
     season_standings_of,
     season_token,
 )
-from ..selectors.tournaments import tournaments_visible_to
-from ..services import seasons as season_services
-from ..services.actor import Actor
-from ..services.errors import ServiceError
-from .common import season_or_404
+from tournaments.selectors.tournaments import tournaments_visible_to
+from tournaments.services import seasons as season_services
+from tournaments.services.actor import Actor
+from tournaments.services.errors import ServiceError
+from tournaments.views.common import season_or_404
 
 # The projector shows a screenful of rows, then the next, as the wall list does.
 PROJECTOR_ROWS = 16

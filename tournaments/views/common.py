@@ -16,17 +16,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.pictures.pentagame import SHAPES, board_geometry
-from tournaments.models import Game
-
-from ..models import (
-    Round,
-    Season,
-    Tournament,
-)
-from ..permissions import can_direct, can_view
-from ..selectors.seasons import season_by_slugs
-from ..services.errors import ServiceError
-from .sockets import socket_path
+from tournaments.models import Game, Round, Season, Tournament
+from tournaments.permissions import can_direct, can_view
+from tournaments.selectors.seasons import season_by_slugs
+from tournaments.services.errors import ServiceError
+from tournaments.views.sockets import socket_path
 
 View = Callable[..., HttpResponse]
 

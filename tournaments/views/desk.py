@@ -17,18 +17,18 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ..forms import EntryForm, LateEntryForm, PasteEntriesForm, SkipForm
-from ..json_errors import service_status
-from ..models import Entry, Round, Tournament
-from ..services import entries as entry_services
-from ..services import rounds as round_services
-from ..services import tournaments as tournament_services
-from ..services.actor import Actor
-from ..services.entries import NamesInDoubt, PasteError
-from ..services.errors import ServiceError
-from ..services.evenings import evening_reopen
-from .common import confirmed, director_required, form_problems, to_run_page
-from .run_page import manage_context, refused_on_run_page
+from tournaments.forms import EntryForm, LateEntryForm, PasteEntriesForm, SkipForm
+from tournaments.json_errors import service_status
+from tournaments.models import Entry, Round, Tournament
+from tournaments.services import entries as entry_services
+from tournaments.services import rounds as round_services
+from tournaments.services import tournaments as tournament_services
+from tournaments.services.actor import Actor
+from tournaments.services.entries import NamesInDoubt, PasteError
+from tournaments.services.errors import ServiceError
+from tournaments.services.evenings import evening_reopen
+from tournaments.views.common import confirmed, director_required, form_problems, to_run_page
+from tournaments.views.run_page import manage_context, refused_on_run_page
 
 
 def _entry(tournament: Tournament, entry_id: int) -> Entry:

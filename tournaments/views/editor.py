@@ -17,9 +17,9 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from ..models import Entry, Round, Seat, Tournament
-from ..services.errors import ConflictError, ServiceError
-from ..services.pairing_edit import (
+from tournaments.models import Entry, Round, Seat, Tournament
+from tournaments.services.errors import ConflictError, ServiceError
+from tournaments.services.pairing_edit import (
     NEW_TABLE,
     PairingWarningsError,
     Target,
@@ -27,9 +27,9 @@ from ..services.pairing_edit import (
     round_seats_rearrange,
     round_table_split,
 )
-from ..services.results import Actor
-from .common import director_required
-from .run_page import editor_context, manage_context
+from tournaments.services.results import Actor
+from tournaments.views.common import director_required
+from tournaments.views.run_page import editor_context, manage_context
 
 REASON_MAX = 500
 # More places than this (tables, the bye, the new table) and the editor's "move to" is

@@ -19,17 +19,15 @@ from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tournaments.models import Game
-
-from ..live import etag_matches
-from ..models import Round, Tournament
-from ..selectors.live import round_live_states
-from ..selectors.rounds import TableRow, round_tables
-from ..selectors.standings import Standings, standings_token, tournament_standings
-from ..selectors.teams import TeamStandings, team_standings
-from ..templatetags.organiser_rows import match_sentence
-from .common import mini_board_geometry, viewable_tournament
-from .sockets import socket_path
+from tournaments.live import etag_matches
+from tournaments.models import Game, Round, Tournament
+from tournaments.selectors.live import round_live_states
+from tournaments.selectors.rounds import TableRow, round_tables
+from tournaments.selectors.standings import Standings, standings_token, tournament_standings
+from tournaments.selectors.teams import TeamStandings, team_standings
+from tournaments.templatetags.organiser_rows import match_sentence
+from tournaments.views.common import mini_board_geometry, viewable_tournament
+from tournaments.views.sockets import socket_path
 
 # Labels that reach the templates from models and selectors as plain English; marked
 # here so that `makemessages` collects them and templates can `{% translate %}` them.

@@ -16,11 +16,16 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from games.letters import COLOURS
-
-from ..live import POLL_MS, live_etag, live_page, round_state
-from ..models import ResultSubmission, Round, Seat, Tournament
-from ..selectors.rounds import GameRow, SeatRow, TableRow, round_open_reasons, round_tables
-from .common import director_required, round_or_404
+from tournaments.live import POLL_MS, live_etag, live_page, round_state
+from tournaments.models import ResultSubmission, Round, Seat, Tournament
+from tournaments.selectors.rounds import (
+    GameRow,
+    SeatRow,
+    TableRow,
+    round_open_reasons,
+    round_tables,
+)
+from tournaments.views.common import director_required, round_or_404
 
 
 def qr_code(url: str) -> segno.QRCode:

@@ -10,21 +10,19 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from tournaments.models import Game
-
-from ..csv_export import SafeWriter
-from ..live import POLL_MS, live_etag, live_page, round_state, standings_state
-from ..models import Club, Entry, Round, Seat, Tournament
-from ..permissions import can_direct
-from ..selectors.crosstable import tournament_crosstable
-from ..selectors.live import attach_live
-from ..selectors.pre_round import pre_round_view
-from ..selectors.rounds import round_tables
-from ..selectors.standings import tournament_standings
-from ..selectors.teams import team_standings
-from ..selectors.tournaments import tournaments_visible_to
-from ..services.transfer import tournament_export_document
-from .common import live_tables_config, viewable_tournament
+from tournaments.csv_export import SafeWriter
+from tournaments.live import POLL_MS, live_etag, live_page, round_state, standings_state
+from tournaments.models import Club, Entry, Game, Round, Seat, Tournament
+from tournaments.permissions import can_direct
+from tournaments.selectors.crosstable import tournament_crosstable
+from tournaments.selectors.live import attach_live
+from tournaments.selectors.pre_round import pre_round_view
+from tournaments.selectors.rounds import round_tables
+from tournaments.selectors.standings import tournament_standings
+from tournaments.selectors.teams import team_standings
+from tournaments.selectors.tournaments import tournaments_visible_to
+from tournaments.services.transfer import tournament_export_document
+from tournaments.views.common import live_tables_config, viewable_tournament
 
 
 @require_GET

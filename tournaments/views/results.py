@@ -15,35 +15,31 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from tournaments.forms import ResultForm
 from tournaments.json_errors import service_error_response, service_status
-from tournaments.models import Game
+from tournaments.live import POLL_MS, live_etag, live_page, round_state, standings_state
+from tournaments.models import Game, ResultSubmission, Round, Seat, Tournament
 from tournaments.offline import idempotent, outcome_response, queued_at, wants_json
-from tournaments.throttles import write_throttled
-
-from ..forms import (
-    ResultForm,
-)
-from ..live import POLL_MS, live_etag, live_page, round_state, standings_state
-from ..models import (
-    ResultSubmission,
-    Round,
-    Seat,
-    Tournament,
-)
-from ..selectors.live import attach_live
-from ..selectors.rounds import (
+from tournaments.selectors.live import attach_live
+from tournaments.selectors.rounds import (
     round_progress,
     round_progress_counted,
     round_still_open_text,
     round_tables,
     round_trails,
 )
-from ..services.errors import ConflictError, ServiceError
-from ..services.plies import ply_conflicts_clear
-from ..services.result_path import Outcome, game_confirm_sync, game_result_sync
-from ..services.results import Actor, game_confirm, result_accept, result_held_set_aside
-from ..templatetags.organiser_rows import EntryHints, Refusal, result_match_rows, result_row
-from .common import (
+from tournaments.services.errors import ConflictError, ServiceError
+from tournaments.services.plies import ply_conflicts_clear
+from tournaments.services.result_path import Outcome, game_confirm_sync, game_result_sync
+from tournaments.services.results import Actor, game_confirm, result_accept, result_held_set_aside
+from tournaments.templatetags.organiser_rows import (
+    EntryHints,
+    Refusal,
+    result_match_rows,
+    result_row,
+)
+from tournaments.throttles import write_throttled
+from tournaments.views.common import (
     director_required,
     live_tables_config,
     posted_game,

@@ -16,34 +16,18 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import jsonbody
-
-from ..forms import (
-    ForbiddenPairForm,
-    SwapForm,
-    TournamentForm,
-)
-from ..models import (
-    Club,
-    Season,
-    Tournament,
-)
-from ..selectors.tournaments import seed_seasons, seed_sources
-from ..services import entries as entry_services
-from ..services import rounds as round_services
-from ..services import tournaments as tournament_services
-from ..services.errors import ServiceError
-from ..services.evenings import evening_close
-from ..services.results import (
-    Actor,
-)
-from ..services.transfer import tournament_import_document
-from .common import (
-    director_required,
-    round_or_404,
-    run_action,
-    to_run_page,
-)
-from .run_page import manage_context
+from tournaments.forms import ForbiddenPairForm, SwapForm, TournamentForm
+from tournaments.models import Club, Season, Tournament
+from tournaments.selectors.tournaments import seed_seasons, seed_sources
+from tournaments.services import entries as entry_services
+from tournaments.services import rounds as round_services
+from tournaments.services import tournaments as tournament_services
+from tournaments.services.errors import ServiceError
+from tournaments.services.evenings import evening_close
+from tournaments.services.results import Actor
+from tournaments.services.transfer import tournament_import_document
+from tournaments.views.common import director_required, round_or_404, run_action, to_run_page
+from tournaments.views.run_page import manage_context
 
 
 def _clubs_for(request: HttpRequest) -> Any:

@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from ..forms import (
+from tournaments.forms import (
     ForbiddenPairForm,
     LateEntryForm,
     PasteEntriesForm,
@@ -21,20 +21,13 @@ from ..forms import (
     TeamForm,
     TeamsPasteForm,
 )
-from ..json_errors import service_status
-from ..models import (
-    Entry,
-    ForbiddenPair,
-    Round,
-    Seat,
-    Skip,
-    Tournament,
-)
-from ..selectors.rounds import round_tables
-from ..selectors.teams import desk_teams
-from ..selectors.tournaments import seed_seasons, seed_sources
-from ..services.errors import ServiceError
-from ..services.pairing_edit import NEW_TABLE, Target, round_edit_preview
+from tournaments.json_errors import service_status
+from tournaments.models import Entry, ForbiddenPair, Round, Seat, Skip, Tournament
+from tournaments.selectors.rounds import round_tables
+from tournaments.selectors.teams import desk_teams
+from tournaments.selectors.tournaments import seed_seasons, seed_sources
+from tournaments.services.errors import ServiceError
+from tournaments.services.pairing_edit import NEW_TABLE, Target, round_edit_preview
 
 
 def _skips_by_entry(tournament: Tournament) -> dict[int, list[tuple[int, bool]]]:

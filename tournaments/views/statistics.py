@@ -11,14 +11,14 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from ..selectors.statistics import (
+from tournaments.selectors.statistics import (
     ScopeStatistics,
     club_by_slug,
     club_statistics,
     event_statistics,
     season_statistics,
 )
-from .common import season_or_404, viewable_tournament
+from tournaments.views.common import season_or_404, viewable_tournament
 
 # The page lists this many players' words; the JSON has every one.
 WORDS_SHOWN = 30

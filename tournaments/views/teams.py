@@ -13,19 +13,25 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from ..csv_export import SafeWriter
-from ..forms import TeamForm, TeamNameForm, TeamsPasteForm
-from ..json_errors import service_status
-from ..live import POLL_MS, live_etag, live_page, standings_state
-from ..models import Team, Tournament
-from ..selectors.standings import tournament_standings
-from ..selectors.teams import team_standings
-from ..services import teams as team_services
-from ..services.actor import Actor
-from ..services.errors import ServiceError
-from .common import confirmed, director_required, form_problems, to_run_page, viewable_tournament
-from .desk import paste_list
-from .run_page import refused_on_run_page
+from tournaments.csv_export import SafeWriter
+from tournaments.forms import TeamForm, TeamNameForm, TeamsPasteForm
+from tournaments.json_errors import service_status
+from tournaments.live import POLL_MS, live_etag, live_page, standings_state
+from tournaments.models import Team, Tournament
+from tournaments.selectors.standings import tournament_standings
+from tournaments.selectors.teams import team_standings
+from tournaments.services import teams as team_services
+from tournaments.services.actor import Actor
+from tournaments.services.errors import ServiceError
+from tournaments.views.common import (
+    confirmed,
+    director_required,
+    form_problems,
+    to_run_page,
+    viewable_tournament,
+)
+from tournaments.views.desk import paste_list
+from tournaments.views.run_page import refused_on_run_page
 
 
 def _team(tournament: Tournament, team_id: int) -> Team:

@@ -12,10 +12,10 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from ..models import Round
-from ..permissions import can_direct
-from ..selectors.wall import current_round, page_of, wall_list
-from .common import round_or_404, viewable_tournament
+from tournaments.models import Round
+from tournaments.permissions import can_direct
+from tournaments.selectors.wall import current_round, page_of, wall_list
+from tournaments.views.common import round_or_404, viewable_tournament
 
 # The projector shows at most COLUMNS columns of ROWS_PER_COLUMN players a screen (the
 # type as large as the rows of a column allow, agon/wall.css); a larger field is shown a
