@@ -17,8 +17,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import get_language
 
-from tournaments.models import Game, Round, Tournament
-from tournaments.selectors.standings import standings_token
+from tournaments.models import Game, Round
 
 # How often the pages poll, in milliseconds.
 POLL_MS = 4000
@@ -47,12 +46,6 @@ def round_state(round_: Round) -> list[Any]:
     and with the round's status. One query."""
     versions = Game.objects.filter(table__round=round_).order_by("pk").values_list("pk", "version")
     return [round_.pk, round_.status, *versions]
-
-
-def standings_state(tournament: Tournament) -> str:
-    """The standings' version, read afresh (the tournament row may be older)."""
-    fresh = Tournament.objects.filter(pk=tournament.pk).first() or tournament
-    return standings_token(fresh)
 
 
 def live_page(

@@ -8,16 +8,18 @@ from tournaments.views import (
     public,
     results,
     run,
+    standings,
     statistics,
     teams,
+    transfer,
     wall,
 )
 
 urlpatterns = [
     path("new/", run.tournament_create, name="tournament-create"),
-    path("import/", run.tournament_import, name="tournament-import"),
+    path("import/", transfer.tournament_import, name="tournament-import"),
     path("<slug:slug>/", public.tournament_detail, name="tournament-detail"),
-    path("<slug:slug>/standings/", public.tournament_standings_view, name="tournament-standings"),
+    path("<slug:slug>/standings/", standings.tournament_standings_view, name="tournament-standings"),
     path("<slug:slug>/teams/", teams.team_standings_view, name="team-standings"),
     path(
         "<slug:slug>/statistics/",
@@ -25,16 +27,16 @@ urlpatterns = [
         name="tournament-statistics",
     ),
     path(
-        "<slug:slug>/crosstable/", public.tournament_crosstable_view, name="tournament-crosstable"
+        "<slug:slug>/crosstable/", standings.tournament_crosstable_view, name="tournament-crosstable"
     ),
     path(
         "<slug:slug>/crosstable.csv",
-        public.tournament_crosstable_csv,
+        standings.tournament_crosstable_csv,
         name="tournament-crosstable-csv",
     ),
     path("<slug:slug>/projector/", live.projector, name="projector"),
     path("<slug:slug>/projector/data.json", live.projector_data, name="projector-data"),
-    path("<slug:slug>/export.json", public.tournament_export, name="tournament-export"),
+    path("<slug:slug>/export.json", transfer.tournament_export, name="tournament-export"),
     path("<slug:slug>/rounds/<int:number>/", public.round_detail, name="round-detail"),
     path("<slug:slug>/rounds/<int:number>/sheets/", print.round_sheets, name="round-sheets"),
     # The wall list: players A–Z with table and seat, printable and on the projector.

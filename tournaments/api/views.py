@@ -67,6 +67,7 @@ from tournaments.services import results as result_services
 from tournaments.services import rounds as round_services
 from tournaments.services import teams as team_services
 from tournaments.services import tournaments as tournament_services
+from tournaments.services.actor import Actor
 from tournaments.services.errors import ServiceError
 from tournaments.services.evenings import evening_close, evening_reopen
 from tournaments.services.pairing_edit import NEW_TABLE, Target
@@ -82,7 +83,6 @@ from tournaments.services.result_path import (
     game_confirm_sync,
     game_result_sync,
 )
-from tournaments.services.results import Actor
 from tournaments.services.transfer import tournament_import_document
 
 

@@ -128,13 +128,6 @@ class SeasonStandings:
         }
 
 
-def season_by_slugs(club_slug: str, season_slug: str) -> Season | None:
-    """The season at a club's address, with its club: the clubs' and statistics pages."""
-    return (
-        Season.objects.select_related("club").filter(club__slug=club_slug, slug=season_slug).first()
-    )
-
-
 def club_seasons(club: Club) -> list[Season]:
     return list(club.seasons.order_by("-starts_on", "-pk"))
 

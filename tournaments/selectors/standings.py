@@ -457,3 +457,9 @@ def pre_round_scores(*, tournament: Tournament) -> dict[int, float]:
     first = [r for r in _round_results(tournament, frozenset()) if r.number == 1]
     rows = compute_standings(_players(entries), first, (), scoring_settings(tournament))
     return {int(row.player): row.score for row in rows}
+
+
+def standings_state(tournament: Tournament) -> str:
+    """The standings' version, read afresh (the tournament row may be older)."""
+    fresh = Tournament.objects.filter(pk=tournament.pk).first() or tournament
+    return standings_token(fresh)

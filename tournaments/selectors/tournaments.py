@@ -57,3 +57,17 @@ def seed_seasons(tournament: Tournament) -> list[Season]:
     """The club's seasons, the latest first: the choices of "seed by the standings of
     the season …" (a season nobody is ranked in yet is refused when chosen)."""
     return list(Season.objects.filter(club_id=tournament.club_id).order_by("-starts_on", "-pk"))
+
+
+def season_by_slugs(club_slug: str, season_slug: str) -> Season | None:
+    """The season at a club's address, with its club: the clubs' and statistics pages."""
+    return (
+        Season.objects.select_related("club").filter(club__slug=club_slug, slug=season_slug).first()
+    )
+
+
+def clubs_run_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Club]:
+    """The clubs whose events this user may create or import: all for staff."""
+    if user.is_staff:
+        return Club.objects.all()
+    return Club.objects.filter(organisers=user)

@@ -32,6 +32,7 @@ from tournaments.models import Game, Round, Seat
 from tournaments.offline import idempotent, outcome_response, queued_at
 from tournaments.permissions import can_direct, can_view
 from tournaments.selectors.live import game_clock
+from tournaments.services.actor import Actor
 from tournaments.services.errors import ServiceError
 from tournaments.services.plies import game_timer_pause, game_timer_resume
 from tournaments.services.result_path import (
@@ -40,7 +41,6 @@ from tournaments.services.result_path import (
     game_confirm_sync,
     game_result_sync,
 )
-from tournaments.services.results import Actor
 from tournaments.throttles import write_throttled
 from tournaments.views.sockets import socket_path
 

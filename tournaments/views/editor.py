@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from tournaments.models import Entry, Round, Seat, Tournament
+from tournaments.services.actor import Actor
 from tournaments.services.errors import ConflictError, ServiceError
 from tournaments.services.pairing_edit import (
     NEW_TABLE,
@@ -27,7 +28,6 @@ from tournaments.services.pairing_edit import (
     round_seats_rearrange,
     round_table_split,
 )
-from tournaments.services.results import Actor
 from tournaments.views.common import director_required
 from tournaments.views.run_page import editor_context, manage_context
 

@@ -26,8 +26,9 @@ from tournaments.selectors.rounds import TableRow, round_tables
 from tournaments.selectors.standings import Standings, standings_token, tournament_standings
 from tournaments.selectors.teams import TeamStandings, team_standings
 from tournaments.templatetags.organiser_rows import match_sentence
-from tournaments.views.common import mini_board_geometry, viewable_tournament
+from tournaments.views.common import viewable_tournament
 from tournaments.views.sockets import socket_path
+from tournaments.views.tables import mini_board_geometry
 
 # Labels that reach the templates from models and selectors as plain English; marked
 # here so that `makemessages` collects them and templates can `{% translate %}` them.

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from django.db import connection
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -11,18 +9,17 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from tournaments.csv_export import SafeWriter
-from tournaments.live import POLL_MS, live_etag, live_page, round_state, standings_state
+from tournaments.live import POLL_MS, live_etag, live_page, round_state
 from tournaments.models import Club, Entry, Game, Round, Seat, Tournament
 from tournaments.permissions import can_direct
-from tournaments.selectors.crosstable import tournament_crosstable
 from tournaments.selectors.live import attach_live
 from tournaments.selectors.pre_round import pre_round_view
 from tournaments.selectors.rounds import round_tables
 from tournaments.selectors.standings import tournament_standings
 from tournaments.selectors.teams import team_standings
 from tournaments.selectors.tournaments import tournaments_visible_to
-from tournaments.services.transfer import tournament_export_document
-from tournaments.views.common import live_tables_config, viewable_tournament
+from tournaments.views.common import viewable_tournament
+from tournaments.views.tables import live_tables_config
 
 
 @require_GET
@@ -62,102 +59,6 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         context["standings"] = tournament_standings(tournament=tournament)
     return render(request, "tournaments/detail.html", context)
-
-
-def _standings_csv(tournament: Tournament) -> HttpResponse:
-    standings = tournament_standings(tournament=tournament)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
-    writer = SafeWriter(response)
-    writer.writerow(
-        ["rank", "player", "score", "rounds", "games", "per game", "per match"]
-        + [label for label in standings.tiebreak_labels]
-    )
-    for row in standings.rows:
-        writer.writerow(
-            [row.rank, row.name, row.score, row.rounds, row.games, row.per_game, row.per_match]
-            + list(row.tiebreaks)
-        )
-    # Below them, without rank or score, the players who did not play (not ranked).
-    blank = [""] * len(standings.tiebreak_labels)
-    for row in standings.not_ranked:
-        writer.writerow(["", row.name, "", row.rounds, row.games, "", "", *blank])
-    return response
-
-
-@require_GET
-def tournament_standings_view(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = viewable_tournament(request, slug)
-    fmt = request.GET.get("format")
-    if fmt == "csv":
-        return _standings_csv(tournament)
-    standings = tournament_standings(tournament=tournament)
-    if fmt == "json":
-        return JsonResponse(standings.as_json())
-    if "projector" in request.GET:
-        return render(
-            request,
-            "tournaments/projector.html",
-            {"tournament": tournament, "standings": standings},
-        )
-    return live_page(
-        request,
-        live_etag(request, "standings", standings_state(tournament)),
-        lambda etag: render(
-            request,
-            "tournaments/standings.html",
-            {
-                "tournament": tournament,
-                "standings": standings,
-                "live_etag": etag,
-                "live_poll": POLL_MS,
-            },
-        ),
-    )
-
-
-@require_GET
-def tournament_crosstable_view(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = viewable_tournament(request, slug)
-    if request.GET.get("format") == "csv":
-        return tournament_crosstable_csv(request, slug)
-    return render(
-        request,
-        "tournaments/crosstable.html",
-        {"tournament": tournament, "crosstable": tournament_crosstable(tournament=tournament)},
-    )
-
-
-@require_GET
-def tournament_crosstable_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    """One row per player in standings order, one column per opponent holding the sum of
-    her head-to-head dropped scores against that opponent (numbers stay numbers); empty
-    when they never met, "round N" for a league meeting still to come. A 2 vs 2 event's
-    rows and columns are teams."""
-    tournament = viewable_tournament(request, slug)
-    table = tournament_crosstable(tournament=tournament)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-crosstable.csv"'
-    writer = SafeWriter(response)
-    writer.writerow(
-        ["no.", "team" if table.teams else "player"]
-        + [f"{line.number} {line.standing.name}" for line in table.lines]
-        + ["games", "head-to-head", "score", "rank"]
-    )
-    for line in table.lines:
-        cells: list[object] = []
-        for i, cell in enumerate(line.cells, start=1):
-            if cell is None or i == line.number:
-                cells.append("")
-            elif cell.played:
-                cells.append(cell.total)
-            else:
-                cells.append(" ".join(f"round {e.round}" for e in cell.encounters))
-        writer.writerow(
-            [line.number, line.standing.name, *cells]
-            + [line.row.games, line.row.total, line.standing.score, line.standing.rank]
-        )
-    return response
 
 
 @require_GET
@@ -251,15 +152,3 @@ def entry_detail(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse
         "tournaments/entry.html",
         {"tournament": tournament, "entry": entry, "seats": seats, "row": row, "apart": apart},
     )
-
-
-@require_GET
-def tournament_export(request: HttpRequest, slug: str) -> HttpResponse:
-    """The whole tournament as one JSON document that another installation can import."""
-    tournament = viewable_tournament(request, slug)
-    document = tournament_export_document(tournament=tournament)
-    response = HttpResponse(
-        json.dumps(document, indent=1, ensure_ascii=False), content_type="application/json"
-    )
-    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.json"'
-    return response

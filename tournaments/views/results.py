@@ -15,9 +15,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments.forms import ResultForm
+from tournaments.forms_results import ResultForm
 from tournaments.json_errors import service_error_response, service_status
-from tournaments.live import POLL_MS, live_etag, live_page, round_state, standings_state
+from tournaments.live import POLL_MS, live_etag, live_page, round_state
 from tournaments.models import Game, ResultSubmission, Round, Seat, Tournament
 from tournaments.offline import idempotent, outcome_response, queued_at, wants_json
 from tournaments.selectors.live import attach_live
@@ -28,10 +28,12 @@ from tournaments.selectors.rounds import (
     round_tables,
     round_trails,
 )
+from tournaments.selectors.standings import standings_state
+from tournaments.services.actor import Actor
 from tournaments.services.errors import ConflictError, ServiceError
 from tournaments.services.plies import ply_conflicts_clear
 from tournaments.services.result_path import Outcome, game_confirm_sync, game_result_sync
-from tournaments.services.results import Actor, game_confirm, result_accept, result_held_set_aside
+from tournaments.services.results import game_confirm, result_accept, result_held_set_aside
 from tournaments.templatetags.organiser_rows import (
     EntryHints,
     Refusal,
@@ -39,13 +41,8 @@ from tournaments.templatetags.organiser_rows import (
     result_row,
 )
 from tournaments.throttles import write_throttled
-from tournaments.views.common import (
-    director_required,
-    live_tables_config,
-    posted_game,
-    round_or_404,
-    run_action,
-)
+from tournaments.views.common import director_required, posted_game, round_or_404, run_action
+from tournaments.views.tables import live_tables_config
 
 
 def _game_label(game: Game) -> str:

@@ -15,30 +15,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from tournaments import jsonbody
 from tournaments.forms import ForbiddenPairForm, SwapForm, TournamentForm
-from tournaments.models import Club, Season, Tournament
-from tournaments.selectors.tournaments import seed_seasons, seed_sources
+from tournaments.models import Season, Tournament
+from tournaments.selectors.tournaments import clubs_run_by, seed_seasons, seed_sources
 from tournaments.services import entries as entry_services
 from tournaments.services import rounds as round_services
 from tournaments.services import tournaments as tournament_services
+from tournaments.services.actor import Actor
 from tournaments.services.errors import ServiceError
 from tournaments.services.evenings import evening_close
-from tournaments.services.results import Actor
-from tournaments.services.transfer import tournament_import_document
 from tournaments.views.common import director_required, round_or_404, run_action, to_run_page
 from tournaments.views.run_page import manage_context
 
 
-def _clubs_for(request: HttpRequest) -> Any:
-    if request.user.is_staff:
-        return Club.objects.all()
-    return Club.objects.filter(organisers=request.user)
-
-
 @login_required
 def tournament_create(request: HttpRequest) -> HttpResponse:
-    clubs = _clubs_for(request)
+    clubs = clubs_run_by(request.user)
     if not clubs.exists():
         raise PermissionDenied("only club organisers can create tournaments")
     form = TournamentForm(request.POST or None, clubs=clubs)
@@ -68,7 +60,7 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
     form = TournamentForm(
         request.POST or None,
         instance=tournament,
-        clubs=_clubs_for(request),
+        clubs=clubs_run_by(request.user),
         played=tournament.rounds.exists(),
     )
     if request.method == "POST" and form.is_valid():
@@ -263,37 +255,3 @@ def evening_close_view(request: HttpRequest, tournament: Tournament) -> HttpResp
         _("The evening is closed; ratings are being computed."),
     )
     return to_run_page(tournament)
-
-
-@login_required
-def tournament_import(request: HttpRequest) -> HttpResponse:
-    clubs = _clubs_for(request)
-    if not clubs.exists():
-        raise PermissionDenied("only club organisers can import tournaments")
-    if request.method == "POST":
-        upload = request.FILES.get("document")
-        try:
-            if upload is None:
-                raise ServiceError(_("choose a tournament JSON file"), field="document")
-            try:
-                document = jsonbody.loads(upload.read().decode("utf-8"))
-            except (UnicodeDecodeError, ValueError) as exc:
-                raise ServiceError(
-                    _("not a JSON document: %(exc)s") % {"exc": exc}, field="document"
-                ) from None
-            chosen = request.POST.get("club", "")
-            club = clubs.filter(pk=int(chosen)).first() if chosen.isdigit() else None
-            if chosen and club is None:
-                raise ServiceError(_("choose one of your clubs"), field="club")
-            tournament = tournament_import_document(
-                document=document,
-                club=club,
-                players_by_name=bool(request.POST.get("players_by_name")),
-                by=Actor.director(request.user),
-            )
-        except ServiceError as exc:
-            messages.error(request, exc.message)
-        else:
-            messages.success(request, _("%(name)s imported.") % {"name": tournament.name})
-            return to_run_page(tournament)
-    return render(request, "tournaments/import.html", {"clubs": clubs})

@@ -16,9 +16,9 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments.csv_export import SafeWriter
 from tournaments.forms import TeamForm, TeamNameForm, TeamsPasteForm
 from tournaments.json_errors import service_status
-from tournaments.live import POLL_MS, live_etag, live_page, standings_state
+from tournaments.live import POLL_MS, live_etag, live_page
 from tournaments.models import Team, Tournament
-from tournaments.selectors.standings import tournament_standings
+from tournaments.selectors.standings import standings_state, tournament_standings
 from tournaments.selectors.teams import team_standings
 from tournaments.services import teams as team_services
 from tournaments.services.actor import Actor
