@@ -35,7 +35,7 @@ def show(rev: str, path: str) -> str:
 
 
 def part(path: str) -> str:
-    """tournaments/views/run.py -> views; tournaments/views_manage.py -> views; a file
+    """tournaments/desk/views/run.py -> views; tournaments/views_manage.py -> views; a file
     at the app's top -> (top)."""
     rest = path.split("/")[1:]
     if len(rest) == 1:

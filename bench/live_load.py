@@ -119,12 +119,12 @@ def build(tables: int) -> dict[str, Any]:
     from django.urls import reverse
 
     from games.pentagame.playout import random_game
+    from tournaments.core.actor import Actor
+    from tournaments.desk.services.clubs import club_create
+    from tournaments.desk.services.entries import entries_paste
+    from tournaments.desk.services.rounds import round_pair_next, round_publish
+    from tournaments.desk.services.tournaments import tournament_create
     from tournaments.models import Game, Seat
-    from tournaments.services.actor import Actor
-    from tournaments.services.clubs import club_create
-    from tournaments.services.entries import entries_paste
-    from tournaments.services.rounds import round_pair_next, round_publish
-    from tournaments.services.tournaments import tournament_create
 
     stamp = time.time_ns()
     staff = get_user_model().objects.create(username=f"live-{stamp}", is_staff=True)
@@ -192,7 +192,7 @@ def profile_ply(game: Any, token: str, plies: int = 8, cprofile: bool = False) -
     from django.urls import reverse
 
     from games.pentagame.playout import random_game
-    from tournaments.selectors.live import game_live
+    from tournaments.results.selectors.table_state import game_live
 
     client = Client(HTTP_HOST=HOST)
     url = reverse("games:record-token", args=[game.pk, token])

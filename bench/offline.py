@@ -746,9 +746,9 @@ def build(tap_plies: list[str], sync_games: list[list[str]]) -> dict[str, Any]:
     from django.urls import reverse
 
     from tests.factories import ClubFactory, tournament_with_players
+    from tournaments.desk.services.rounds import round_pair_next, round_publish
     from tournaments.models import Game
-    from tournaments.services.results import Actor
-    from tournaments.services.rounds import round_pair_next, round_publish
+    from tournaments.results.services.results import Actor
 
     stamp = time.time_ns()
     club = ClubFactory(name=f"Bench {stamp}", slug=f"bench-{stamp}")

@@ -60,7 +60,7 @@ def free_port() -> int:
 def enter_round(round_: Any, by: Any, skip: set[int] = frozenset()) -> None:  # type: ignore[assignment]
     """Every pending game of the round a result, through the result service."""
     from tournaments.models import Game
-    from tournaments.services.results import game_record_out
+    from tournaments.results.services.results import game_record_out
 
     games = Game.objects.filter(table__round=round_, status=Game.Status.PENDING).select_related(
         "table"
@@ -77,9 +77,9 @@ def build(players: int, rounds: int) -> dict[str, Any]:
     """A Swiss of `players`, rounds 1..`rounds` played and closed through the services."""
     from django.contrib.auth import get_user_model
 
+    from tournaments.core.actor import Actor
+    from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
     from tournaments.models import Club, Entry, Player, Tournament
-    from tournaments.services.actor import Actor
-    from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
     stamp = time.time_ns()
     club = Club.objects.create(name=f"Bench {stamp}", slug=f"bench-{stamp}")
@@ -170,9 +170,9 @@ ACTIONS = ("pair", "paired", "publish", "save", "manage", "results", "close")
 def measure(
     port: int, world: dict[str, Any], repeat: int, only: frozenset[str] = frozenset(ACTIONS)
 ) -> dict[str, list[dict[str, Any]]]:
+    from tournaments.desk.services.rounds import round_reopen, round_unpublish
+    from tournaments.desk.services.tournaments import round_delete
     from tournaments.models import Game, Round
-    from tournaments.services.rounds import round_reopen, round_unpublish
-    from tournaments.services.tournaments import round_delete
 
     tournament, by = world["tournament"], world["by"]
     slug = tournament.slug

@@ -71,8 +71,8 @@ def _browser() -> tuple[Any, str]:
 
 def _round(players: int) -> Any:
     from tests.factories import ClubFactory, UserFactory, tournament_with_players
-    from tournaments.services.results import Actor
-    from tournaments.services.rounds import round_pair_next, round_publish
+    from tournaments.desk.services.rounds import round_pair_next, round_publish
+    from tournaments.results.services.results import Actor
 
     stamp = time.time_ns()
     club = ClubFactory(name=f"Bench {stamp}", slug=f"bench-{stamp}")

@@ -42,7 +42,7 @@ import networkx as nx  # type: ignore[import-untyped]  # noqa: E402
 
 from tournaments.pairing import Method, Pairing, Policy, pair_round  # noqa: E402
 from tournaments.pairing.simulate import SimulatedTournament, simulate  # noqa: E402
-from tournaments.standings import (  # noqa: E402
+from tournaments.standings.table import (  # noqa: E402
     GameResult,
     RoundResult,
     StandingsPlayer,

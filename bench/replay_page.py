@@ -117,9 +117,9 @@ def _records(targets: list[int], players: int) -> list[list[str]]:
 
 def _games(records: list[list[str]], players: int) -> list[Any]:
     from tests.factories import tournament_with_players
+    from tournaments.desk.services.rounds import round_pair_next, round_publish
     from tournaments.models import Game, Tournament
-    from tournaments.services.results import Actor, game_record_moves
-    from tournaments.services.rounds import round_pair_next, round_publish
+    from tournaments.results.services.results import Actor, game_record_moves
 
     tournament = tournament_with_players(
         players * len(records), policy=Tournament.Policy.PREFER_TRIPLES

@@ -39,7 +39,7 @@ def main() -> None:
 
     from bench.synthetic import bulk_round
     from tournaments.models import Club, Entry, Player, Tournament
-    from tournaments.selectors.standings import _compute, tournament_standings
+    from tournaments.standings.selectors.standings import _compute, tournament_standings
 
     call_command("migrate", verbosity=0)
     rng = random.Random(6)

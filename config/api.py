@@ -13,7 +13,7 @@ from ratings.api import LeaderboardView, PlayerRatingHistoryView
 from tournaments.api import seasons, views
 from tournaments.api.replay import ReplayView
 from tournaments.api.schema import ApiSchema
-from tournaments.json_errors import error_response
+from tournaments.core.json_errors import error_response
 
 
 class TokenView(ObtainAuthToken):

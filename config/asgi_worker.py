@@ -4,7 +4,7 @@ uvicorn compresses every WebSocket message by default (permessage-deflate): for 
 JSON of a saved ply sent to hundreds of spectators it cost about 40 % of the event loop
 and some 20 KiB per socket (bench/live_load.py), for no gain on a local network.
 
-Pages send nothing up the socket (tournaments/views/sockets.py drops what comes), so a
+Pages send nothing up the socket (tournaments/results/consumers.py drops what comes), so a
 frame is held to 4 KiB instead of uvicorn's 16 MiB; a larger one closes the socket (1009)."""
 
 from uvicorn_worker import UvicornWorker

@@ -1,7 +1,7 @@
 """The site's own refusals: a 400, 403 or 404 is a page of the site (templates/400.html,
 403.html, 404.html, on base.html) in the reader's language that says why, not Django's
 bare page; a JSON client (the API, and the pages' own JSON calls such as the recording
-board's) gets the site's one JSON error shape instead (tournaments/json_errors.py).
+board's) gets the site's one JSON error shape instead (tournaments/core/json_errors.py).
 
 Why, in words for a person: the reason the view raised (`Http404(_("this game is not at
 your table"))`), translated when it is a message of the catalogue; never the text Django
@@ -22,7 +22,7 @@ from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
-from tournaments.json_errors import error_response
+from tournaments.core.json_errors import error_response
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from typing import Any
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from tournaments.jsonbody import MAX_DEPTH, check_document
+from tournaments.core.jsonbody import MAX_DEPTH, check_document
 
 
 class SafeJSONParser(JSONParser):

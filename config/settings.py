@@ -76,6 +76,13 @@ INSTALLED_APPS = [
     "django_htmx",
     "channels",
     "tournaments",
+    # The concerns of the tournaments app, each with its templates and static files
+    # (docs/architecture.md).
+    "tournaments.core",
+    "tournaments.results",
+    "tournaments.desk",
+    "tournaments.standings",
+    "tournaments.transfer",
     "games",
     "ratings",
 ]
@@ -89,7 +96,7 @@ MIDDLEWARE = [
     # as Django masks the CSRF token anew in each answer and pads each compressed body with
     # 0-99 random bytes, and no page that shows a secret (a report link) echoes text a
     # request chooses (docs/operations.md, "Compression"). It weakens an ETag (W/"…"): the
-    # pollers' If-None-Match is compared weakly (tournaments/live.py, `etag_matches`).
+    # pollers' If-None-Match is compared weakly (tournaments/core/poll.py, `etag_matches`).
     "django.middleware.gzip.GZipMiddleware",
     # PostgreSQL unreachable in a view: 503 with Retry-After, JSON under /api/.
     "config.unavailable.DatabaseUnavailableMiddleware",
@@ -335,7 +342,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "writes": env_str("THROTTLE_WRITES", "600/minute"),
         "login": env_str("THROTTLE_LOGIN", "10/minute"),
-        # The pages' writes (tournaments/throttles.py): per link or signed-in user, and
+        # The pages' writes (tournaments/core/throttles.py): per link or signed-in user, and
         # per address; a venue's players may all share one address.
         "link_writes": env_str("THROTTLE_LINK_WRITES", "600/minute"),
         "address_writes": env_str("THROTTLE_ADDRESS_WRITES", "3000/minute"),

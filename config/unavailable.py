@@ -3,7 +3,7 @@ Retry-After (JSON under /api/, a short page elsewhere) instead of an HTML 500.
 
 A transaction that lost a deadlock or a serialization failure is no outage: the
 server is there, another write simply came first. The result services run such a
-write again (tournaments/services/retry.py); one that lost every time, or a write
+write again (tournaments/core/retry.py); one that lost every time, or a write
 without the retry, is answered 409 "try again" (code `conflict`, Retry-After 1),
 never 503 (docs/operations.md, "Deadlocks and serialization failures")."""
 
@@ -18,8 +18,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.defaults import server_error as django_server_error
 
-from tournaments.json_errors import error_response
-from tournaments.services.retry import lost_race
+from tournaments.core.json_errors import error_response
+from tournaments.core.retry import lost_race
 
 log = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 30

@@ -8,9 +8,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config.login import AdminLoginForm, LoginForm
 from ratings import views_players as rating_views_players
-from tournaments.views import offline as offline_views
-from tournaments.views import public as tournament_views
-from tournaments.views import results as tournament_results
+from tournaments.desk.views import public as tournament_views
+from tournaments.results.views import offline as offline_views
+from tournaments.results.views import results as tournament_results
 
 admin.site.login_form = AdminLoginForm
 
@@ -35,13 +35,13 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("t/", include("tournaments.urls")),
-    path("clubs/", include("tournaments.urls_clubs")),
+    path("clubs/", include("tournaments.desk.urls_clubs")),
     # A player's own link (their seat's token); the table-wide link of old is retired.
     path("report/<str:token>/", tournament_results.seat_report, name="seat-report"),
     path("players/<int:player_id>/", rating_views_players.player_detail, name="player-detail"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("ratings/", include("ratings.urls")),
-    path("games/", include("tournaments.urls_games")),
+    path("games/", include("tournaments.results.urls_games")),
     path("api/v1/", include(("config.api", "api"), namespace="api")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its script as a file (the Content-Security-Policy allows no

@@ -80,7 +80,7 @@ class Ruleset:
     has_colour_letters: bool = False
     # The 2 vs 2 team variant, partners sitting opposite (section 3).
     has_team_variant: bool = False
-    # A board page of its own (tournaments/views/board.py): record a game by taps on the
+    # A board page of its own (tournaments/results/views/board.py): record a game by taps on the
     # board and replay it; the others step through `start` and `picture`.
     has_board_page: bool = False
     # A game can be imported from the online client's event list

@@ -50,8 +50,8 @@ from ratings.models import (
 from ratings.periods import periods_games
 from ratings.replay import RatedPeriod, rate_one_period
 from ratings.systems import SYSTEM_NAMES, make_system
+from tournaments.core.freshness import standings_changed_for_events
 from tournaments.models import Round, Tournament
-from tournaments.services.freshness import standings_changed_for_events
 
 logger = logging.getLogger("ratings")
 

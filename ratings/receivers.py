@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tournaments import signals
-from tournaments.services.actor import Actor
+from tournaments.core.actor import Actor
 
 from .services import (
     rating_evening_queue,

@@ -11,8 +11,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments.core.actor import Actor, require_actor
 from tournaments.models import Round, Tournament
-from tournaments.services.actor import Actor, require_actor
 
 from .models import RatingJob
 

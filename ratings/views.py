@@ -7,9 +7,9 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
+from tournaments.core.actor import Actor
 from tournaments.models import GAMES as GAME_CHOICES
 from tournaments.models import Club, Player
-from tournaments.services.actor import Actor
 
 from .models import SYSTEM_CHOICES, PlayerRating, RatingJob
 from .selectors import (

@@ -15,10 +15,10 @@ from django.views.decorators.http import require_GET
 from games import rulesets
 from ratings.models import SYSTEM_CHOICES
 from ratings.selectors import events_of, is_provisional, player_history, rating_chart
+from tournaments.core.visibility import tournaments_visible_to
+from tournaments.desk.selectors.players import Record, head_to_head, player_shared_games
 from tournaments.models import GAMES, Entry, Player, Tournament
-from tournaments.selectors.players import Record, head_to_head, player_shared_games
-from tournaments.selectors.standings import StandingRow, tournament_standings
-from tournaments.selectors.tournaments import tournaments_visible_to
+from tournaments.standings.selectors.standings import StandingRow, tournament_standings
 
 
 def visible_tournaments(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Tournament]:

@@ -2,7 +2,7 @@
 base.html, config/errors.py) that say why, in the reader's language, with the right
 status; never Django's bare page, nor a message naming a model ("No Game matches the
 given query."). A JSON client (the API, the board's JSON calls) still gets the site's
-one JSON error shape (tournaments/json_errors.py)."""
+one JSON error shape (tournaments/core/json_errors.py)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from django.utils import translation
 
 from config.errors import reason
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Seat
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor
 
 pytestmark = pytest.mark.django_db
 SITE_PAGE = 'class="site-header"'  # base.html's header: a page of the site

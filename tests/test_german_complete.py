@@ -14,12 +14,12 @@ from django.urls import reverse
 from games import rulesets
 from tests.factories import UserFactory
 from tests.pages import player_pages, round_pages, site_pages, tournament_pages
+from tournaments.core.actor import Actor
 from tournaments.demo import CLUB, EVENING, SWISS, demo_load
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.teams import team_add
 from tournaments.models import Club, Game, Player, Season, Seat, Tournament
-from tournaments.services.actor import Actor
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.teams import team_add
+from tournaments.results.services.results import game_record_out
 
 # Attributes a reader hears or sees as text.
 TEXT_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt", "aria-roledescription"}
@@ -156,7 +156,7 @@ def demo(db):
 
 def _team_event(organiser) -> None:
     """A 2 vs 2 event with a round played, for the team pages (the demo has none)."""
-    from tournaments.services.tournaments import tournament_create
+    from tournaments.desk.services.tournaments import tournament_create
 
     by = Actor.director(organiser)
     event = tournament_create(

@@ -72,7 +72,7 @@ def test_no_import_hides_inside_a_function():
 
 def test_the_checks_see_a_planted_private_import_and_a_late_import():
     planted = ast.parse(
-        "from tournaments.views.board import _load\n"
+        "from tournaments.results.views.board import _load\n"
         "def f():\n    from .rounds import swap\n    import networkx\n"
     )
     assert private_imports(planted) == [(1, "_load")]

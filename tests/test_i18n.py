@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_out
 
 ROOT = Path(settings.BASE_DIR)
 PO = ROOT / "locale" / "de" / "LC_MESSAGES" / "django.po"
@@ -199,7 +199,7 @@ def test_pages_are_labelled_captioned_and_skippable(client, running, language):
 @pytest.mark.django_db
 def test_organiser_messages_follow_the_language(client):
     from tests.factories import UserFactory, tournament_with_players
-    from tournaments.services.rounds import round_pair_next
+    from tournaments.desk.services.rounds import round_pair_next
 
     user = UserFactory(username="de-org")
     tournament = tournament_with_players(2)

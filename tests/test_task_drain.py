@@ -78,8 +78,8 @@ def test_a_round_closed_in_a_test_without_the_worker_leaves_no_task_in_the_broke
     """The test that deadlocked closed a round in a `services` test, which sent its
     rating job to Redis for whatever worker was running; now it runs in-process."""
     from tests.factories import tournament_with_players
-    from tournaments.services.results import Actor, game_record_out
-    from tournaments.services.rounds import round_close, round_pair_next, round_publish
+    from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+    from tournaments.results.services.results import Actor, game_record_out
 
     tournament = tournament_with_players(4)
     round_ = round_pair_next(tournament=tournament, by=Actor.command())

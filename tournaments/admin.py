@@ -15,6 +15,31 @@ from django.db.models import Model, QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ServiceError
+from tournaments.desk.services.clubs import (
+    CLUB_FIELDS,
+    PLAYER_FIELDS,
+    club_create,
+    club_delete,
+    club_organisers_set,
+    club_update,
+    player_create,
+    player_delete,
+    player_update,
+)
+from tournaments.desk.services.tournaments import (
+    EDITABLE,
+    FROZEN,
+    GUARDED,
+    forbidden_pair_add,
+    forbidden_pair_remove,
+    round_delete,
+    tournament_create,
+    tournament_delete,
+    tournament_directors_set,
+    tournament_update,
+)
 from tournaments.models import (
     AuditEntry,
     Club,
@@ -27,31 +52,6 @@ from tournaments.models import (
     Seat,
     Table,
     Tournament,
-)
-from tournaments.services.actor import Actor
-from tournaments.services.clubs import (
-    CLUB_FIELDS,
-    PLAYER_FIELDS,
-    club_create,
-    club_delete,
-    club_organisers_set,
-    club_update,
-    player_create,
-    player_delete,
-    player_update,
-)
-from tournaments.services.errors import ServiceError
-from tournaments.services.tournaments import (
-    EDITABLE,
-    FROZEN,
-    GUARDED,
-    forbidden_pair_add,
-    forbidden_pair_remove,
-    round_delete,
-    tournament_create,
-    tournament_delete,
-    tournament_directors_set,
-    tournament_update,
 )
 
 

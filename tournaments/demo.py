@@ -17,17 +17,17 @@ from django.db.models import Count
 from games import rulesets
 from games.pentagame import replay
 from games.pentagame.playout import random_game
+from tournaments.core.actor import Actor
+from tournaments.desk.services.clubs import club_create, club_organisers_set
+from tournaments.desk.services.entries import entries_paste, entry_check_in
+from tournaments.desk.services.evenings import evening_close
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.seasons import season_create
+from tournaments.desk.services.teams import teams_paste
+from tournaments.desk.services.tournaments import tournament_create, tournament_update
 from tournaments.models import GAMES, Club, Entry, Game, Round, Season, Seat, Tournament
-from tournaments.services.actor import Actor
-from tournaments.services.clubs import club_create, club_organisers_set
-from tournaments.services.entries import entries_paste, entry_check_in
-from tournaments.services.evenings import evening_close
-from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_record
-from tournaments.services.results import game_record_moves, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.seasons import season_create
-from tournaments.services.teams import teams_paste
-from tournaments.services.tournaments import tournament_create, tournament_update
+from tournaments.results.services.result_path import PlyEntry, ResultEntry, game_result_record
+from tournaments.results.services.results import game_record_moves, game_record_out
 
 NAMES = [
     "Jan Suchanek",

@@ -128,7 +128,7 @@ class Game(models.Model):
     # option switched off): kept with its result and submissions as the trail, counting
     # nowhere; it counts again should the same two leaders tie again.
     voided = models.BooleanField(default=False)
-    # The egg timer (tournaments/egg_timer.py) runs only while the table is live: a seat
+    # The egg timer (tournaments/results/egg_timer.py) runs only while the table is live: a seat
     # or the director lays it on its side (`timer_paused_at`: since when; empty: it
     # runs). `timer_paused`: how long it stood still in all, pauses ended; the table's
     # live clock is the server's clock less it.

@@ -28,7 +28,7 @@ class IdempotencyKey(models.Model):
     # What a replay repeats: a few hundred bytes at most, never the whole game or page
     # (10,000 keys of one link once stored 23.2 MB). The headers kept (Content-Type,
     # Location, htmx's) and the body when it was that small, else ``compacted`` and the
-    # outcome in its place (tournaments/offline.py).
+    # outcome in its place (tournaments/results/offline.py).
     headers = models.JSONField(default=dict, blank=True)
     body = models.BinaryField(default=b"", blank=True)
     compacted = models.BooleanField(default=False)

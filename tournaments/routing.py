@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views.sockets import SOCKET_ROUTE, LiveTablesConsumer
+from tournaments.results.consumers import SOCKET_ROUTE, LiveTablesConsumer
 
 websocket_urlpatterns = [
     path(SOCKET_ROUTE, LiveTablesConsumer.as_asgi(), name="live-socket"),

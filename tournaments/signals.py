@@ -5,7 +5,7 @@ its AppConfig.ready) does its work there too, so a rolled-back close queues noth
 Tournaments never import the ratings: this module is the only way down-to-up news
 travels (docs/architecture.md).
 
-Every signal is sent with ``by`` (the acting Actor, tournaments/services/actor.py)
+Every signal is sent with ``by`` (the acting Actor, tournaments/core/actor.py)
 besides the named arguments. Signals are news only, nobody reads their receivers'
 answers: the one question the tournaments ask the ratings (a new entry's rating) goes
 through the interface in tournaments/starting_ratings.py.

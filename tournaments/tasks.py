@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.services.actor import Actor
-from tournaments.services.idempotency import idempotency_sweep
+from tournaments.core.actor import Actor
+from tournaments.core.idempotency import idempotency_sweep
 
 
 @shared_task

@@ -1,25 +1,18 @@
 from django.urls import path
 
-from tournaments.views import (
-    desk,
-    editor,
-    live,
-    print,
-    public,
-    results,
-    run,
-    standings,
-    statistics,
-    teams,
-    transfer,
-    wall,
-)
+from tournaments.desk.views import desk, editor, print, public, run, teams, wall
+from tournaments.desk.views import projector as live
+from tournaments.results.views import results
+from tournaments.standings.views import standings, statistics
+from tournaments.transfer import views as transfer
 
 urlpatterns = [
     path("new/", run.tournament_create, name="tournament-create"),
     path("import/", transfer.tournament_import, name="tournament-import"),
     path("<slug:slug>/", public.tournament_detail, name="tournament-detail"),
-    path("<slug:slug>/standings/", standings.tournament_standings_view, name="tournament-standings"),
+    path(
+        "<slug:slug>/standings/", standings.tournament_standings_view, name="tournament-standings"
+    ),
     path("<slug:slug>/teams/", teams.team_standings_view, name="team-standings"),
     path(
         "<slug:slug>/statistics/",
@@ -27,7 +20,9 @@ urlpatterns = [
         name="tournament-statistics",
     ),
     path(
-        "<slug:slug>/crosstable/", standings.tournament_crosstable_view, name="tournament-crosstable"
+        "<slug:slug>/crosstable/",
+        standings.tournament_crosstable_view,
+        name="tournament-crosstable",
     ),
     path(
         "<slug:slug>/crosstable.csv",

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from django import template
 
 from ratings.selectors import win_chances
-from tournaments.selectors.rounds import TableRow
+from tournaments.results.selectors.rounds import TableRow
 
 register = template.Library()
 

@@ -1,5 +1,5 @@
 """The standings page against the pure core, for the browser tests: the rows the page's
-table shows, read from the DOM, and the rows `tournaments.standings.compute_standings`
+table shows, read from the DOM, and the rows `tournaments.standings.table.compute_standings`
 makes of the results the database holds, those who have not played left out as
 `ranked_apart` leaves them out. The database is read here with the ORM, model by model,
 not through the selector that feeds the page, so a selector that drops or misreads a
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tournaments.models import Game, Round, Skip, Tournament
-from tournaments.selectors.standings import scoring_settings
-from tournaments.standings import (
+from tournaments.standings.selectors.standings import scoring_settings
+from tournaments.standings.table import (
     TIE_BREAKS,
     GameResult,
     RoundResult,

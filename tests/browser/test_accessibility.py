@@ -19,9 +19,9 @@ from games.pentagame.playout import random_game
 from ratings.models import RatingJob
 from ratings.services import rating_job_run
 from tests.factories import EntryFactory, TournamentFactory, UserFactory
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game, Round, Seat
-from tournaments.services.results import Actor, game_record_moves, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_moves, game_record_out
 
 pytestmark = pytest.mark.browser
 AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"

@@ -10,9 +10,9 @@ from selenium.webdriver.common.keys import Keys
 
 from games.pentagame import format_move, parse_move
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game
-from tournaments.services.results import Actor, game_record_moves, game_record_out
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_moves, game_record_out
 
 # Results entered as a director's own script would: final at once.
 DIRECTOR = Actor.command()

@@ -17,9 +17,9 @@ from selenium.webdriver.common.keys import Keys
 from tests.browser.test_board import SHORT_GAME
 from tests.colour_vision import contrast
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game
-from tournaments.services.results import Actor, game_record_moves
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_moves
 
 pytestmark = pytest.mark.browser
 

@@ -11,10 +11,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import AuditEntry, Game
-from tournaments.services.actor import Actor
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import game_record_out
 
 pytestmark = pytest.mark.browser
 BY = Actor.command()

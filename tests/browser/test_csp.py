@@ -10,9 +10,9 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Team
-from tournaments.services.results import Actor, game_record_moves, game_record_out
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_moves, game_record_out
 
 pytestmark = pytest.mark.browser
 MOVES = ["RsY", "BsR", "GsY", "RsY"]
@@ -153,9 +153,9 @@ def test_public_and_player_pages_fit_a_phone_without_sideways_scrolling(
 def _team_event(club: Any) -> str:
     """A 2 vs 2 event of twelve teams (long names) with a round played; its slug."""
     from tests.factories import TournamentFactory
+    from tournaments.desk.services.rounds import round_close
+    from tournaments.desk.services.teams import team_add
     from tournaments.models import Tournament
-    from tournaments.services.rounds import round_close
-    from tournaments.services.teams import team_add
 
     by = Actor.command()
     event = TournamentFactory(club=club, kind=Tournament.Kind.TEAMS, slug="csp-pairs")

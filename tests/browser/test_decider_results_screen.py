@@ -12,9 +12,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Round
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor
 
 pytestmark = pytest.mark.browser
 

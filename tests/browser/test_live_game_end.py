@@ -19,10 +19,10 @@ from games.pentagame.playout import random_game
 from tests.browser.test_board import plies_shown
 from tests.browser.test_live_tables import socket_open
 from tests.factories import tournament_with_players
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Seat
-from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_record
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.result_path import PlyEntry, ResultEntry, game_result_record
+from tournaments.results.services.results import Actor
 
 pytestmark = pytest.mark.browser
 

@@ -11,9 +11,9 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import UserFactory, tournament_with_players
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
-from tournaments.services.tournaments import tournament_update
+from tournaments.desk.services.rounds import round_pair_next, round_publish
+from tournaments.desk.services.tournaments import tournament_update
+from tournaments.results.services.results import Actor
 
 pytestmark = pytest.mark.browser
 

@@ -18,9 +18,9 @@ from games.pentagame import replay
 from games.pentagame.playout import random_game
 from tests.browser.test_board import plies_shown, tap_move
 from tests.factories import tournament_with_players
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Seat
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor
 
 pytestmark = pytest.mark.browser
 

@@ -28,9 +28,9 @@ from selenium.webdriver.common.keys import Keys
 from games.pictures.pentagame import position_payload
 from tests.browser.test_board import tap_move
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game, Ply, ResultSubmission, Round
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_out
 
 pytestmark = pytest.mark.browser
 

@@ -18,7 +18,7 @@ from tests.browser.test_offline import (  # noqa: F401 (fixtures)
     two_player_round,
 )
 from tournaments.models import Game, ResultSubmission
-from tournaments.services.results import game_record_out
+from tournaments.results.services.results import game_record_out
 
 pytestmark = pytest.mark.browser
 

@@ -12,9 +12,9 @@ from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select
 
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_pair_next
 from tournaments.models import AuditEntry, Seat
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next
+from tournaments.results.services.results import Actor
 
 pytestmark = pytest.mark.browser
 
@@ -158,9 +158,9 @@ def test_moving_a_player_away_warns_of_the_partner_left_alone_and_the_book_and_m
     without a reload, the editor says P05 is left alone with the bye, that the new
     3-player table is not the book's rule and why, and marks the four players' rows
     "changed" (a word, not a colour alone); P01's move taken back, the marks go."""
+    from tournaments.desk.services.rounds import round_close, round_publish
     from tournaments.models import Game
-    from tournaments.services.results import game_record_out
-    from tournaments.services.rounds import round_close, round_publish
+    from tournaments.results.services.results import game_record_out
 
     cup = tournament_with_players(7, slug="cup", name="Cup", published=True, rounds_planned=3)
     first = round_pair_next(tournament=cup, by=Actor.command())

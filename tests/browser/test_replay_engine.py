@@ -18,9 +18,9 @@ from selenium.webdriver.common.keys import Keys
 from games.pentagame.playout import random_game
 from games.pictures.pentagame import replay_frames
 from tests.factories import tournament_with_players
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Seat
-from tournaments.services.results import Actor, game_record_moves
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_moves
 
 pytestmark = pytest.mark.browser
 

@@ -14,9 +14,9 @@ from selenium.webdriver.common.keys import Keys
 
 from tests.browser.standings_check import core_standings
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game, Round
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_out
 
 pytestmark = pytest.mark.browser
 

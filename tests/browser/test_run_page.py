@@ -14,13 +14,13 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from tests.factories import TournamentFactory, UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.desk.services import entries as entry_services
+from tournaments.desk.services.evenings import evening_close
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.teams import team_add
 from tournaments.models import Game, Seat, Skip, Tournament
-from tournaments.services import entries as entry_services
-from tournaments.services.actor import Actor
-from tournaments.services.evenings import evening_close
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.teams import team_add
+from tournaments.results.services.results import game_record_out
 
 pytestmark = pytest.mark.browser
 BY = Actor.command()

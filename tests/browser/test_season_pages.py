@@ -14,12 +14,12 @@ from selenium.webdriver.common.by import By
 
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.test_seasons import START, play
+from tournaments.core.actor import Actor
+from tournaments.desk.services.entries import entry_add
+from tournaments.desk.services.seasons import season_create
+from tournaments.desk.services.tournaments import tournament_create
 from tournaments.models import Season
-from tournaments.selectors.seasons import season_standings_of
-from tournaments.services.actor import Actor
-from tournaments.services.entries import entry_add
-from tournaments.services.seasons import season_create
-from tournaments.services.tournaments import tournament_create
+from tournaments.standings.selectors.seasons import season_standings_of
 
 pytestmark = pytest.mark.browser
 NAMES = [

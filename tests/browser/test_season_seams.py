@@ -12,13 +12,13 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.factories import ClubFactory, EntryFactory, TournamentFactory, UserFactory
+from tournaments.core.actor import Actor
+from tournaments.desk.services.entries import entry_add
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.seasons import season_create
+from tournaments.desk.services.tournaments import tournament_create
 from tournaments.models import Game, Player, Round, Seat, Table
-from tournaments.services.actor import Actor
-from tournaments.services.entries import entry_add
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.seasons import season_create
-from tournaments.services.tournaments import tournament_create
+from tournaments.results.services.results import game_record_out
 
 pytestmark = pytest.mark.browser
 SHOTS = Path("/tmp/shots/p3")

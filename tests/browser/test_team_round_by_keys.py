@@ -17,13 +17,13 @@ from selenium.webdriver.common.keys import Keys
 
 from tests.browser.test_swiss_nine import keys, wait_round_in
 from tests.factories import TournamentFactory, UserFactory
+from tournaments.core.actor import Actor
+from tournaments.desk.services.rounds import round_pair_next, round_publish
+from tournaments.desk.services.teams import team_add
 from tournaments.models import Game, Round, Seat, Team, Tournament
-from tournaments.selectors.standings import team_scoring_settings, tie_breaks_of
-from tournaments.selectors.teams import team_points
-from tournaments.services.actor import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
-from tournaments.services.teams import team_add
-from tournaments.standings import (
+from tournaments.standings.selectors.standings import team_scoring_settings, tie_breaks_of
+from tournaments.standings.selectors.teams import team_points
+from tournaments.standings.table import (
     GameResult,
     RoundResult,
     StandingsPlayer,

@@ -12,8 +12,8 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.factories import EntryFactory, TournamentFactory
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.desk.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor
 
 pytestmark = pytest.mark.browser
 FIRST = ["Annegret", "Bartholomew", "Chiara", "Dmitri", "Éléonore", "Friedrich", "Gülşen"]

@@ -55,15 +55,15 @@ def clean_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("games/rulesets.py", "import tournaments.models", "import no app"),
         ("games/pictures/shapes.py", "from ratings import selectors", "import no app"),
         (
-            "tournaments/services/rounds.py",
+            "tournaments/desk/services/rounds.py",
             "from ratings.services import rating_job_queue",
             "never import the ratings",
         ),
         ("tournaments/scoring.py", "from django.db import models", "import no Django"),
         ("ratings/systems/elo.py", "import django.conf", "import no Django"),
-        ("tournaments/selectors/rounds.py", "import config.urls", "never upwards"),
+        ("tournaments/results/selectors/rounds.py", "import config.urls", "never upwards"),
         (
-            "tournaments/services/evenings.py",
+            "tournaments/desk/services/evenings.py",
             "def _hidden():\n    from ratings.services import rating_evening_queue",
             "never import the ratings",
         ),

@@ -11,11 +11,11 @@ from ratings.models import PeriodRating, RatingJob
 from ratings.selectors import event_rating_changes
 from ratings.services import rating_job_run
 from tests.factories import tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.desk.services.entries import entry_add
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Entry, Game, Tournament
-from tournaments.services.actor import Actor
-from tournaments.services.entries import entry_add
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import game_record_out
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()
@@ -103,7 +103,7 @@ def test_the_player_pages_list_the_change_per_event_and_mark_each_event_on_the_c
 
 
 def test_a_closed_club_evening_shows_each_players_change_over_the_whole_evening(client):
-    from tournaments.services.evenings import evening_close
+    from tournaments.desk.services.evenings import evening_close
 
     evening = tournament_with_players(
         4, slug="tuesday", name="Tuesday", kind=Tournament.Kind.EVENING, published=True

@@ -9,10 +9,10 @@ from django.db import transaction
 from ratings.models import RatingJob
 from tests.factories import TournamentFactory, tournament_with_players
 from tournaments import signals
+from tournaments.desk.services.evenings import evening_close
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game, Tournament
-from tournaments.services.evenings import evening_close
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_out
 
 pytestmark = pytest.mark.django_db
 

@@ -16,9 +16,9 @@ from ratings.periods import period_for_round
 from ratings.rate import period_rate, ratings_recompute
 from ratings.systems import SYSTEM_NAMES, make_system
 from tests.factories import tournament_with_players
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_out
 
 # Results entered as a director's own script would: final at once.
 DIRECTOR = Actor.command()

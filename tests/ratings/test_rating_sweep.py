@@ -22,9 +22,9 @@ from ratings.rate import ratings_recompute
 from tests.conftest import _database_url, start_celery_worker, stop_celery_worker
 from tests.factories import tournament_with_players
 from tests.ratings.test_worker_killed import _everything, recompute_killed_mid_job
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Round
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_out
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,8 +103,8 @@ def _close_in_a_web_process(
         "django.setup()\n"
         "from django.db import transaction\n"
         "from tournaments.models import Round\n"
-        "from tournaments.services.actor import Actor\n"
-        "from tournaments.services.rounds import round_close\n"
+        "from tournaments.core.actor import Actor\n"
+        "from tournaments.desk.services.rounds import round_close\n"
         "with transaction.atomic():\n"
         + (
             "    # Runs after the commit, before the service's own hook that publishes.\n"

@@ -13,8 +13,8 @@ from ratings import selectors
 from ratings.models import PlayerRating
 from tests.factories import tournament_with_players
 from tournaments import starting_ratings
-from tournaments.services.entries import entries_paste, entries_reseed_by_rating, entry_add
-from tournaments.services.results import Actor
+from tournaments.desk.services.entries import entries_paste, entries_reseed_by_rating, entry_add
+from tournaments.results.services.results import Actor
 
 BY = Actor.command()
 

@@ -9,12 +9,12 @@ import pytest
 from ratings.models import GameRating, PlayerRating, RatingPeriod
 from ratings.rate import ratings_recompute
 from tests.factories import TournamentFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.teams import team_add
 from tournaments.models import Game, Round, Tournament
-from tournaments.selectors.standings import tournament_standings
-from tournaments.services.actor import Actor
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.teams import team_add
+from tournaments.results.services.results import game_record_out
+from tournaments.standings.selectors.standings import tournament_standings
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

@@ -11,55 +11,55 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from tournaments.services.actor import Actor, require_actor
+from tournaments.core.actor import Actor, require_actor
 
 SERVICE_MODULES = [
-    "tournaments.services.audit",
-    "tournaments.services.clubs",
-    "tournaments.services.deciders",
-    "tournaments.services.entries",
-    "tournaments.services.evenings",
-    "tournaments.services.idempotency",
-    "tournaments.services.pairing_edit",
-    "tournaments.services.result_path",
-    "tournaments.services.results",
-    "tournaments.services.rounds",
-    "tournaments.services.seasons",
-    "tournaments.services.tournaments",
-    "tournaments.services.transfer",
+    "tournaments.core.audit",
+    "tournaments.desk.services.clubs",
+    "tournaments.results.services.deciders",
+    "tournaments.desk.services.entries",
+    "tournaments.desk.services.evenings",
+    "tournaments.core.idempotency",
+    "tournaments.desk.services.pairing_edit",
+    "tournaments.results.services.result_path",
+    "tournaments.results.services.results",
+    "tournaments.desk.services.rounds",
+    "tournaments.desk.services.seasons",
+    "tournaments.desk.services.tournaments",
+    "tournaments.transfer.services",
     "ratings.services",
 ]
 # Public functions that write nothing on anyone's behalf: reads, checks, and the rating
 # worker's own steps (it runs jobs whose row already names who asked for them).
 NOT_WRITES = {
-    "tournaments.services.deciders.check_decider_settings",
-    "tournaments.services.deciders.decider_possible",
-    "tournaments.services.deciders.lock_decider_table",
-    "tournaments.services.deciders.lock_game",
-    "tournaments.services.deciders.table_deciders_in_step",
-    "tournaments.services.results.players_of",
-    "tournaments.services.seasons.check_season_fits",
-    "tournaments.services.tournaments.check_pre_round",
-    "tournaments.services.entries.name_key",
-    "tournaments.services.entries.name_problem",
-    "tournaments.services.entries.entries_paste_preview",
-    "tournaments.services.entries.open_for_entries",
-    "tournaments.services.entries.pasted_line_problem",
-    "tournaments.services.entries.rating_problem",
-    "tournaments.services.evenings.evening_tables",
-    "tournaments.services.idempotency.check_key",
-    "tournaments.services.idempotency.scope",
-    "tournaments.services.pairing_edit.round_edit_preview",
-    "tournaments.services.pairing_edit.swap_check",
-    "tournaments.services.pairing_edit.warning_text",
-    "tournaments.services.result_path.check_reporting_seat",
-    "tournaments.services.result_path.moves_from_text",
-    "tournaments.services.result_path.pieces_out",
-    "tournaments.services.results.require_open_for_reports",
-    "tournaments.services.results.require_evening_open",
-    "tournaments.services.rounds.check_policy",
-    "tournaments.services.tournaments.check_game_settings",
-    "tournaments.services.transfer.tournament_export_document",
+    "tournaments.results.services.deciders.check_decider_settings",
+    "tournaments.results.services.deciders.decider_possible",
+    "tournaments.results.services.deciders.lock_decider_table",
+    "tournaments.results.services.deciders.lock_game",
+    "tournaments.results.services.deciders.table_deciders_in_step",
+    "tournaments.results.services.results.players_of",
+    "tournaments.desk.services.seasons.check_season_fits",
+    "tournaments.desk.services.tournaments.check_pre_round",
+    "tournaments.desk.services.entries.name_key",
+    "tournaments.desk.services.entries.name_problem",
+    "tournaments.desk.services.entries.entries_paste_preview",
+    "tournaments.desk.services.entries.open_for_entries",
+    "tournaments.desk.services.entries.pasted_line_problem",
+    "tournaments.desk.services.entries.rating_problem",
+    "tournaments.desk.services.evenings.evening_tables",
+    "tournaments.core.idempotency.check_key",
+    "tournaments.core.idempotency.scope",
+    "tournaments.desk.services.pairing_edit.round_edit_preview",
+    "tournaments.desk.services.pairing_edit.swap_check",
+    "tournaments.desk.services.pairing_edit.warning_text",
+    "tournaments.results.services.result_path.check_reporting_seat",
+    "tournaments.results.services.result_path.moves_from_text",
+    "tournaments.results.services.result_path.pieces_out",
+    "tournaments.results.services.results.require_open_for_reports",
+    "tournaments.results.services.results.require_evening_open",
+    "tournaments.desk.services.rounds.check_policy",
+    "tournaments.desk.services.tournaments.check_game_settings",
+    "tournaments.transfer.services.tournament_export_document",
     "ratings.services.rating_job_run",
     "ratings.services.rating_jobs_requeue",
 }
@@ -128,6 +128,6 @@ def test_a_command_is_recorded_without_a_user_and_has_no_permissions() -> None:
 
 
 def test_results_module_still_exports_actor() -> None:
-    from tournaments.services import results
+    from tournaments.results.services import results
 
     assert results.Actor is Actor

@@ -20,11 +20,11 @@ from tests.factories import (
     UserFactory,
     tournament_with_players,
 )
+from tournaments.core.actor import Actor
+from tournaments.desk.services import clubs
+from tournaments.desk.services import tournaments as tournament_services
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import AuditEntry, Club, ForbiddenPair, Game, Player, Round, Tournament
-from tournaments.services import clubs
-from tournaments.services import tournaments as tournament_services
-from tournaments.services.actor import Actor
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,9 @@ from django.urls import reverse
 from games.pentagame.playout import random_game
 from games.pictures.pentagame import BOARD_R, CORNER_R, CROSSING_R, board_geometry, position_payload
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game, Round
-from tournaments.services.results import Actor, game_record_moves
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_moves
 
 OPENING = ["Wxr:G2W", "Bxg:B1R"]
 # A complete two-player game of 160 plies.

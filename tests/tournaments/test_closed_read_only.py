@@ -12,13 +12,13 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tests.factories import TournamentFactory, UserFactory
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ConflictError
+from tournaments.desk.services import entries as entry_services
+from tournaments.desk.services.evenings import evening_close, evening_reopen
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game, ResultSubmission, Tournament
-from tournaments.services import entries as entry_services
-from tournaments.services.actor import Actor
-from tournaments.services.errors import ConflictError
-from tournaments.services.evenings import evening_close, evening_reopen
-from tournaments.services.results import game_clear, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import game_clear, game_record_out
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

@@ -13,17 +13,17 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ConflictError
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import AuditEntry, Game, ResultSubmission
-from tournaments.services.actor import Actor
-from tournaments.services.errors import ConflictError
-from tournaments.services.result_path import ResultEntry, game_result_sync
-from tournaments.services.results import (
+from tournaments.results.services.result_path import ResultEntry, game_result_sync
+from tournaments.results.services.results import (
     game_clear,
     game_record_out,
     result_accept,
     result_held_set_aside,
 )
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

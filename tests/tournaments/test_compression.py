@@ -12,15 +12,15 @@ from django.urls import reverse
 
 from games.pentagame.playout import random_game
 from tests.factories import UserFactory, tournament_with_players
-from tournaments.live import etag_matches
+from tournaments.core.poll import etag_matches
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game
-from tournaments.services.results import Actor, game_record_moves, game_record_out
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_moves, game_record_out
 
 pytestmark = pytest.mark.django_db
 
 GZIP = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
-# The headers of the live pages' own poll (tournaments/live.py).
+# The headers of the live pages' own poll (tournaments/core/poll.py).
 POLL = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TRIGGER": "live-poll"}
 COMMAND = Actor.command()
 

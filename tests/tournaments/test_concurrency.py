@@ -9,10 +9,10 @@ import pytest
 from django.db import connection, connections
 
 from tests.factories import tournament_with_players
+from tournaments.core.errors import ConflictError, ServiceError
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game
-from tournaments.services.errors import ConflictError, ServiceError
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_out
 
 # Results entered as a director's own script would: final at once.
 DIRECTOR = Actor.command()
@@ -73,8 +73,8 @@ def test_two_devices_entering_one_game_one_wins_the_other_is_told():
 
 
 def test_twenty_organisers_pairing_a_round_again_at_once_get_one_round_and_conflicts():
+    from tournaments.desk.services.rounds import round_repair
     from tournaments.models import Round
-    from tournaments.services.rounds import round_repair
 
     tournament = tournament_with_players(8)
     round_ = round_pair_next(tournament=tournament, by=Actor.command())

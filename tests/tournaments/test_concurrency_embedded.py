@@ -16,10 +16,10 @@ import threading
 from django.db import connections
 from tests.factories import tournament_with_players
 from tournaments.models import Game
-from tournaments.services.actor import Actor
-from tournaments.services.errors import ConflictError
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ConflictError
+from tournaments.results.services.results import game_record_out
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 
 by = Actor.command()
 tournament = tournament_with_players(2)

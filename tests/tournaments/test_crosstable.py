@@ -12,10 +12,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import tournament_with_players
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Round, Seat, Tournament
-from tournaments.selectors.crosstable import tournament_crosstable
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import Actor
+from tournaments.standings.selectors.crosstable import tournament_crosstable
 
 from .test_league import play_round
 

@@ -1,7 +1,7 @@
 """Issue 41, finding 7: a closed round's result edits (deliberate corrections) racing the
 re-rating jobs they queue (a real Celery worker) must never answer 503 "database unavailable": the game
 lock locks the game row only, and a transaction that still loses a deadlock is run
-again inside the service (tournaments/services/retry.py)."""
+again inside the service (tournaments/core/retry.py)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ from rest_framework.test import APIClient
 from ratings.models import RatingJob
 from tests.conftest import wait_for_tasks_done
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game, Round
-from tournaments.services.actor import Actor
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import game_record_out
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

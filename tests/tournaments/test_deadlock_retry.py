@@ -1,5 +1,5 @@
 """Issue 41, finding 7: a write that loses a deadlock is run again inside the service
-(tournaments/services/retry.py), whether its block is the outermost transaction or a
+(tournaments/core/retry.py), whether its block is the outermost transaction or a
 savepoint in the caller's; a lost race that survives the retries is a 409 "try again";
 only a database that is really gone is a 503."""
 
@@ -13,11 +13,11 @@ from django.db import OperationalError, connection, connections, transaction
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.core.retry import ATTEMPTS, lost_race, retried
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Tournament
-from tournaments.services import result_path
-from tournaments.services.actor import Actor
-from tournaments.services.retry import ATTEMPTS, lost_race, retried
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services import result_path
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

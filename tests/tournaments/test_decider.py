@@ -21,17 +21,17 @@ from rest_framework.test import APIClient
 
 from ratings.periods import period_for_round, period_games
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.core.errors import ConflictError, ServiceError
 from tournaments.demo import demo_load
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.tournaments import tournament_create, tournament_update
 from tournaments.models import AuditEntry, Game, ResultSubmission, Round, Seat, Tournament
+from tournaments.results.selectors.rounds import round_tables
+from tournaments.results.services.result_path import PlyEntry, ResultEntry, game_result_record
+from tournaments.results.services.results import Actor, game_clear, game_confirm, game_record_out
 from tournaments.scoring import decider_first, decider_pair
-from tournaments.selectors.rounds import round_tables
-from tournaments.selectors.standings import tournament_standings
-from tournaments.services.errors import ConflictError, ServiceError
-from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_record
-from tournaments.services.results import Actor, game_clear, game_confirm, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.tournaments import tournament_create, tournament_update
-from tournaments.services.transfer import tournament_export_document, tournament_import_document
+from tournaments.standings.selectors.standings import tournament_standings
+from tournaments.transfer.services import tournament_export_document, tournament_import_document
 
 pytestmark = pytest.mark.django_db
 

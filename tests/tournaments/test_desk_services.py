@@ -13,10 +13,9 @@ from django.utils import translation
 from ratings.models import PlayerRating, RatingPeriod
 from ratings.rate import ratings_recompute
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory, tournament_with_players
-from tournaments.models import AuditEntry, Entry, Game, Player, Round, Skip, Tournament
-from tournaments.selectors.standings import tournament_standings
-from tournaments.services.actor import Actor
-from tournaments.services.entries import (
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ConflictError, ServiceError
+from tournaments.desk.services.entries import (
     PasteError,
     _parse_paste,
     entries_check_in_all,
@@ -30,10 +29,8 @@ from tournaments.services.entries import (
     entry_update,
     entry_withdraw,
 )
-from tournaments.services.errors import ConflictError, ServiceError
-from tournaments.services.evenings import evening_close, evening_reopen
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import (
+from tournaments.desk.services.evenings import evening_close, evening_reopen
+from tournaments.desk.services.rounds import (
     round_close,
     round_pair_next,
     round_publish,
@@ -41,7 +38,10 @@ from tournaments.services.rounds import (
     round_repair,
     round_unpublish,
 )
-from tournaments.services.tournaments import tournament_add_rounds, tournament_update
+from tournaments.desk.services.tournaments import tournament_add_rounds, tournament_update
+from tournaments.models import AuditEntry, Entry, Game, Player, Round, Skip, Tournament
+from tournaments.results.services.results import game_record_out
+from tournaments.standings.selectors.standings import tournament_standings
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()
@@ -434,7 +434,7 @@ def test_reopening_an_evening_takes_its_rating_back_and_closing_rates_it_again(
 
 def test_announced_skips_and_a_late_entrys_points_survive_export_and_import():
     from tests.factories import ClubFactory
-    from tournaments.services.transfer import (
+    from tournaments.transfer.services import (
         tournament_export_document,
         tournament_import_document,
     )

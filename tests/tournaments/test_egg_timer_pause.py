@@ -15,13 +15,13 @@ from django.utils import timezone
 
 from games.pentagame.playout import random_game
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.core.errors import ServiceError
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Ply, Seat
-from tournaments.selectors.live import game_clock, game_live
-from tournaments.services.errors import ServiceError
-from tournaments.services.plies import game_timer_pause, game_timer_resume
-from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_record
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.selectors.table_state import game_clock, game_live
+from tournaments.results.services.plies import game_timer_pause, game_timer_resume
+from tournaments.results.services.result_path import PlyEntry, ResultEntry, game_result_record
+from tournaments.results.services.results import Actor
 
 pytestmark = pytest.mark.django_db
 

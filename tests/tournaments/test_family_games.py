@@ -7,12 +7,12 @@ import pytest
 
 from games import rulesets
 from tests.factories import tournament_with_players
+from tournaments.core.errors import ServiceError
 from tournaments.demo import random_record
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game
-from tournaments.selectors.standings import tournament_standings
-from tournaments.services.errors import ServiceError
-from tournaments.services.results import Actor, game_record_moves, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_moves, game_record_out
+from tournaments.standings.selectors.standings import tournament_standings
 
 # Results entered as a director's own script would: final at once.
 DIRECTOR = Actor.command()

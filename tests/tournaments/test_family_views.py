@@ -11,9 +11,9 @@ from django.urls import reverse
 
 from tests.factories import UserFactory, tournament_with_players
 from tournaments.demo import random_record
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Round
-from tournaments.services.results import Actor, game_record_moves
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_moves
 
 # Results entered as a director's own script would: final at once.
 DIRECTOR = Actor.command()

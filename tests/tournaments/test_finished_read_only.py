@@ -11,15 +11,15 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ConflictError
+from tournaments.desk.services import entries as entry_services
+from tournaments.desk.services.evenings import evening_close, evening_reopen
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.teams import team_add, team_dissolve
+from tournaments.desk.services.tournaments import forbidden_pair_add, tournament_add_rounds
 from tournaments.models import Entry, ForbiddenPair, Game, Round, Skip, Tournament
-from tournaments.services import entries as entry_services
-from tournaments.services.actor import Actor
-from tournaments.services.errors import ConflictError
-from tournaments.services.evenings import evening_close, evening_reopen
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.teams import team_add, team_dissolve
-from tournaments.services.tournaments import forbidden_pair_add, tournament_add_rounds
+from tournaments.results.services.results import game_record_out
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

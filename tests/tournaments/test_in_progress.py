@@ -13,17 +13,21 @@ from django.urls import reverse
 from games.pentagame import replay
 from games.pentagame.playout import random_game
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.core.errors import ServiceError
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game, ResultSubmission
-from tournaments.selectors.rounds import round_progress, round_progress_counted, round_tables
-from tournaments.selectors.standings import tournament_tables
-from tournaments.services.errors import ServiceError
-from tournaments.services.results import (
+from tournaments.results.selectors.rounds import (
+    round_progress,
+    round_progress_counted,
+    round_tables,
+)
+from tournaments.results.services.results import (
     Actor,
     game_confirm,
     game_record_moves,
     game_record_out,
 )
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.standings.selectors.standings import tournament_tables
 
 pytestmark = pytest.mark.django_db
 

@@ -16,11 +16,11 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.desk.services.entries import entry_withdraw
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, ResultSubmission
-from tournaments.services.actor import Actor
-from tournaments.services.entries import entry_withdraw
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import game_record_out
 
 pytestmark = pytest.mark.django_db
 

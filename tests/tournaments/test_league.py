@@ -9,11 +9,16 @@ from itertools import combinations
 import pytest
 
 from tests.factories import tournament_with_players
+from tournaments.core.errors import ServiceError
+from tournaments.desk.services.entries import entry_add, entry_withdraw
+from tournaments.desk.services.rounds import (
+    round_close,
+    round_pair_next,
+    round_publish,
+    round_repair,
+)
 from tournaments.models import AuditEntry, Game, Round, Seat, Table, Tournament
-from tournaments.services.entries import entry_add, entry_withdraw
-from tournaments.services.errors import ServiceError
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish, round_repair
+from tournaments.results.services.results import Actor, game_record_out
 
 DIRECTOR = Actor.command()
 

@@ -8,11 +8,11 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.teams import teams_paste
 from tournaments.models import Game, Tournament
-from tournaments.selectors.teams import team_standings
-from tournaments.services.results import Actor, game_confirm, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.teams import teams_paste
+from tournaments.results.services.results import Actor, game_confirm, game_record_out
+from tournaments.standings.selectors.teams import team_standings
 
 # Results entered as a director's own script would: final at once.
 DIRECTOR = Actor.command()

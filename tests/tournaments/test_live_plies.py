@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 from games.pentagame import replay
 from games.pentagame.playout import random_game
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.core.errors import ConflictError, ServiceError
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Ply, PlyConflict, Seat
-from tournaments.selectors.live import round_live_states
-from tournaments.services.errors import ConflictError, ServiceError
-from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_record
-from tournaments.services.results import Actor, game_confirm
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.selectors.table_state import round_live_states
+from tournaments.results.services.result_path import PlyEntry, ResultEntry, game_result_record
+from tournaments.results.services.results import Actor, game_confirm
 
 pytestmark = pytest.mark.django_db
 

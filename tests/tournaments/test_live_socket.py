@@ -24,9 +24,9 @@ from django.urls import reverse
 
 from games.pentagame.playout import random_game
 from tests.factories import tournament_with_players
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Seat
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -10,15 +10,15 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory
-from tournaments.models import Entry, Player
-from tournaments.services.actor import Actor
-from tournaments.services.entries import (
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ServiceError
+from tournaments.desk.services.entries import (
     NamesInDoubt,
     entries_paste,
     entries_paste_preview,
     entry_add,
 )
-from tournaments.services.errors import ServiceError
+from tournaments.models import Entry, Player
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

@@ -15,12 +15,12 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.factories import TournamentFactory
+from tournaments.core.actor import Actor
+from tournaments.desk.services import entries as entry_services
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game, Round, Tournament
-from tournaments.selectors.standings import tournament_scores, tournament_standings
-from tournaments.services import entries as entry_services
-from tournaments.services.actor import Actor
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import game_record_out
+from tournaments.standings.selectors.standings import tournament_scores, tournament_standings
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

@@ -1,4 +1,4 @@
-"""The installable app's two root files (tournaments/views/offline.py): the manifest
+"""The installable app's two root files (tournaments/results/views/offline.py): the manifest
 names icons that exist, at the sizes it says, and the worker is served from the root
 with what it needs to take up a new version."""
 

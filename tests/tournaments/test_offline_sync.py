@@ -23,6 +23,8 @@ from rest_framework.test import APIClient
 
 from games.pentagame.playout import random_game
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.core.errors import ServiceError
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import (
     Game,
     IdempotencyKey,
@@ -32,15 +34,13 @@ from tournaments.models import (
     Round,
     Seat,
 )
-from tournaments.services.errors import ServiceError
-from tournaments.services.result_path import (
+from tournaments.results.services.result_path import (
     PlyEntry,
     ResultEntry,
     game_result_record,
     game_result_sync,
 )
-from tournaments.services.results import Actor, game_record_out, result_held_set_aside
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_out, result_held_set_aside
 from tournaments.tasks import idempotency_sweep_task
 
 pytestmark = pytest.mark.django_db

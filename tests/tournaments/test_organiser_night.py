@@ -12,13 +12,13 @@ from django.utils import translation
 
 from ratings.models import PlayerRating
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.core.errors import ServiceError
+from tournaments.desk.selectors.players import SharedGame, head_to_head
+from tournaments.desk.services.entries import entries_paste, entries_reseed_by_rating, entry_add
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Entry
-from tournaments.selectors.players import SharedGame, head_to_head
-from tournaments.selectors.standings import StandingRow, tournament_standings
-from tournaments.services.entries import entries_paste, entries_reseed_by_rating, entry_add
-from tournaments.services.errors import ServiceError
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor
+from tournaments.standings.selectors.standings import StandingRow, tournament_standings
 
 BY = Actor.command()
 

@@ -9,9 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game, Round, Tournament
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_out
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +74,11 @@ def test_pairing_publishing_closing_and_the_manage_page_cost_the_same_queries_fo
 
 
 def test_the_progress_counted_in_the_database_is_the_one_the_tables_show(organiser):
-    from tournaments.selectors.rounds import round_progress, round_progress_counted, round_tables
+    from tournaments.results.selectors.rounds import (
+        round_progress,
+        round_progress_counted,
+        round_tables,
+    )
 
     tournament = tournament_with_players(7, club=ClubFactory(), policy="pairs+bye")
     round_ = round_pair_next(tournament=tournament, by=Actor.command())

@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.urls.resolvers import URLResolver
 
 from tests.tournaments.test_organiser_queries import after_round_1, organiser  # noqa: F401
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Round, Tournament
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,10 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import AuditEntry, Game, Round, Tournament
-from tournaments.selectors.standings import tournament_scores
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_out
+from tournaments.standings.selectors.standings import tournament_scores
 
 # Results entered as a director's own script would: final at once.
 DIRECTOR = Actor.command()

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.desk.services.rounds import round_pair_next
+from tournaments.desk.services.tournaments import forbidden_pair_add
 from tournaments.models import Seat
 from tournaments.pairing import cli as pairing_cli
 from tournaments.pairing import pair_round_or_fallback
-from tournaments.services.actor import Actor
-from tournaments.services.rounds import round_pair_next
-from tournaments.services.tournaments import forbidden_pair_add
 
 ROOT = Path(__file__).resolve().parents[2]
 THREE = {

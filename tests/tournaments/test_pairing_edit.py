@@ -10,10 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.factories import tournament_with_players
-from tournaments.models import AuditEntry, Entry, ForbiddenPair, Game, Round, Seat, Tournament
-from tournaments.services.entries import entry_withdraw
-from tournaments.services.errors import ConflictError, ServiceError
-from tournaments.services.pairing_edit import (
+from tournaments.core.errors import ConflictError, ServiceError
+from tournaments.desk.services.entries import entry_withdraw
+from tournaments.desk.services.pairing_edit import (
     NEW_TABLE,
     PairingWarningsError,
     round_edit_preview,
@@ -22,13 +21,14 @@ from tournaments.services.pairing_edit import (
     round_table_build,
     round_table_split,
 )
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import (
+from tournaments.desk.services.rounds import (
     round_close,
     round_pair_next,
     round_publish,
     round_swap_seats,
 )
+from tournaments.models import AuditEntry, Entry, ForbiddenPair, Game, Round, Seat, Tournament
+from tournaments.results.services.results import Actor, game_record_out
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

@@ -10,11 +10,11 @@ from django.db import connection
 from tests.factories import tournament_with_players
 from tests.tournaments.test_concurrency import race
 from tests.tournaments.test_pairing_edit import assert_invariants
+from tournaments.core.errors import ConflictError, ServiceError
+from tournaments.desk.services.pairing_edit import round_seat_move
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Round, Seat
-from tournaments.services.errors import ConflictError, ServiceError
-from tournaments.services.pairing_edit import round_seat_move
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 BY = Actor.command()

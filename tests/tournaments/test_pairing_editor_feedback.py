@@ -11,16 +11,21 @@ import pytest
 from django.test import Client
 
 from tests.factories import UserFactory, tournament_with_players
-from tournaments.models import AuditEntry, Entry, Game, Round, Tournament
-from tournaments.selectors.proposal import round_proposal
-from tournaments.services.pairing_edit import (
+from tournaments.desk.selectors.proposal import round_proposal
+from tournaments.desk.services.pairing_edit import (
     PairingWarningsError,
     round_edit_preview,
     round_seats_rearrange,
 )
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish, round_repair
-from tournaments.services.tournaments import tournament_update
+from tournaments.desk.services.rounds import (
+    round_close,
+    round_pair_next,
+    round_publish,
+    round_repair,
+)
+from tournaments.desk.services.tournaments import tournament_update
+from tournaments.models import AuditEntry, Entry, Game, Round, Tournament
+from tournaments.results.services.results import Actor, game_record_out
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

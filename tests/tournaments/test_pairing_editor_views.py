@@ -10,11 +10,11 @@ import pytest
 from django.test import Client
 
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.desk.services.entries import entry_withdraw
+from tournaments.desk.services.rounds import round_pair_next, round_publish
+from tournaments.desk.services.tournaments import tournament_update
 from tournaments.models import AuditEntry, Seat, Tournament
-from tournaments.services.entries import entry_withdraw
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
-from tournaments.services.tournaments import tournament_update
+from tournaments.results.services.results import Actor
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()
@@ -166,7 +166,7 @@ def test_others_may_not_edit(cup):
 
 
 def test_an_edit_of_a_round_published_meanwhile_is_a_409_with_the_message(cup, page):
-    from tournaments.services.rounds import round_publish
+    from tournaments.desk.services.rounds import round_publish
 
     round_publish(round=cup.rounds.get(), by=BY)
     before = seats()

@@ -8,9 +8,9 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_pair_next
 from tournaments.models import ForbiddenPair, Seat, Tournament
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next
+from tournaments.results.services.results import Actor
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, ResultSubmission
-from tournaments.services.results import Actor, game_confirm, game_record_out, result_accept
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_confirm, game_record_out, result_accept
 
 pytestmark = pytest.mark.django_db
 DIRECTOR = Actor.command()

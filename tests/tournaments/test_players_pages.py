@@ -6,10 +6,10 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import tournament_with_players
+from tournaments.desk.selectors.players import SharedGame, head_to_head
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game, Player
-from tournaments.selectors.players import SharedGame, head_to_head
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_out
 
 # Results entered as a director's own script would: final at once.
 DIRECTOR = Actor.command()

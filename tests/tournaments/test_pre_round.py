@@ -14,18 +14,18 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, TournamentFactory, UserFactory
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ConflictError, ServiceError
+from tournaments.desk.services.entries import entry_add
+from tournaments.desk.services.pairing_edit import round_edit_preview
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.tournaments import tournament_create, tournament_update
 from tournaments.models import AuditEntry, Club, Game, Round, Seat, Tournament
 from tournaments.pairing.pre_round import Entrant, drawn_order
-from tournaments.selectors.crosstable import tournament_crosstable
-from tournaments.selectors.standings import tournament_standings
-from tournaments.services.actor import Actor
-from tournaments.services.entries import entry_add
-from tournaments.services.errors import ConflictError, ServiceError
-from tournaments.services.pairing_edit import round_edit_preview
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.tournaments import tournament_create, tournament_update
-from tournaments.services.transfer import tournament_export_document, tournament_import_document
+from tournaments.results.services.results import game_record_out
+from tournaments.standings.selectors.crosstable import tournament_crosstable
+from tournaments.standings.selectors.standings import tournament_standings
+from tournaments.transfer.services import tournament_export_document, tournament_import_document
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

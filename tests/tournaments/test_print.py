@@ -7,10 +7,10 @@ import segno
 from django.urls import reverse
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_pair_next, round_publish
+from tournaments.desk.views.print import qr_svg
 from tournaments.models import Game, Seat
-from tournaments.services.results import Actor, game_confirm, game_record_out
-from tournaments.services.rounds import round_pair_next, round_publish
-from tournaments.views.print import qr_svg
+from tournaments.results.services.results import Actor, game_confirm, game_record_out
 
 # Results entered as a director's own script would: final at once.
 DIRECTOR = Actor.command()

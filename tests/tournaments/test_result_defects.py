@@ -7,9 +7,9 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_out
 
 pytestmark = pytest.mark.django_db
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import tournament_with_players
+from tournaments.core.errors import ConflictError, ServiceError
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import AuditEntry, Game
-from tournaments.services.errors import ConflictError, ServiceError
-from tournaments.services.results import Actor, game_record_moves, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_moves, game_record_out
 
 # Results entered as a director's own script would: final at once.
 DIRECTOR = Actor.command()
@@ -86,7 +86,7 @@ def test_edits_after_closing_are_audited_and_queue_a_recomputation(
 
 
 def test_colours_out_give_the_books_letter(game):
-    from tournaments.selectors.rounds import round_tables
+    from tournaments.results.selectors.rounds import round_tables
 
     saved = game_record_out(by=DIRECTOR, game=game, out=[3, 1], colours_out={"1": "ybr", "2": "g"})
     assert saved.colours_out == {"1": ["y", "b", "r"], "2": ["g"]}

@@ -9,10 +9,10 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, UserFactory
+from tournaments.core.actor import Actor
+from tournaments.desk.services.rounds import round_pair_next, round_publish
+from tournaments.desk.services.teams import team_add
 from tournaments.models import Game, Seat, Tournament
-from tournaments.services.actor import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
-from tournaments.services.teams import team_add
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()
@@ -47,7 +47,7 @@ def test_a_pentagame_round_keeps_its_hint_by_table_size():
     event = TournamentFactory(slug="cup")
     event.directors.add(director)
     for name in ("Ann", "Bea", "Cid"):
-        from tournaments.services.entries import entry_add
+        from tournaments.desk.services.entries import entry_add
 
         entry_add(tournament=event, name=name, by=BY)
     round_ = round_pair_next(tournament=event, by=BY)

@@ -12,11 +12,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.core.errors import ServiceError
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game, ResultSubmission, Round
-from tournaments.services.errors import ServiceError
-from tournaments.services.result_path import pieces_out
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.result_path import pieces_out
+from tournaments.results.services.results import Actor, game_record_out
 
 pytestmark = pytest.mark.django_db
 

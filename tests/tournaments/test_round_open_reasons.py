@@ -11,12 +11,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ServiceError
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game, PlyConflict, ResultSubmission, Round
-from tournaments.selectors import rounds as round_selectors
-from tournaments.services.actor import Actor
-from tournaments.services.errors import ServiceError
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.selectors import rounds as round_selectors
+from tournaments.results.services.results import game_record_out
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

@@ -4,18 +4,18 @@ import pytest
 
 from ratings.models import RatingJob
 from tests.factories import EntryFactory, tournament_with_players
-from tournaments.models import Entry, ForbiddenPair, Game, Round, Seat
-from tournaments.selectors.standings import tournament_scores
-from tournaments.services.entries import entries_paste, entry_withdraw
-from tournaments.services.errors import ConflictError, ServiceError
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import (
+from tournaments.core.errors import ConflictError, ServiceError
+from tournaments.desk.services.entries import entries_paste, entry_withdraw
+from tournaments.desk.services.rounds import (
     round_close,
     round_pair_next,
     round_publish,
     round_repair,
     round_swap_seats,
 )
+from tournaments.models import Entry, ForbiddenPair, Game, Round, Seat
+from tournaments.results.services.results import Actor, game_record_out
+from tournaments.standings.selectors.standings import tournament_scores
 
 # Results entered as a director's own script would: final at once.
 DIRECTOR = Actor.command()
@@ -129,7 +129,7 @@ def test_late_entry_joins_the_next_round():
     tournament = tournament_with_players(4)
     round_ = round_pair_next(tournament=tournament, by=Actor.command())
     late = EntryFactory(tournament=tournament, seed=99)
-    from tournaments.services.entries import entry_add
+    from tournaments.desk.services.entries import entry_add
 
     entry = entry_add(tournament=tournament, name="Latecomer", by=Actor.command())
     assert entry.status == Entry.Status.LATE and entry.joined_round == 2

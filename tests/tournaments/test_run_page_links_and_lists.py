@@ -13,9 +13,9 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import AuditEntry, Seat, Skip, Tournament
-from tournaments.services.actor import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()
@@ -85,9 +85,9 @@ def test_the_qr_code_is_an_svg_image_for_the_directors_only(client, cup):
 
 
 def test_a_closed_round_shows_no_report_links(client, cup):
+    from tournaments.desk.services.rounds import round_close
     from tournaments.models import Game
-    from tournaments.services.results import game_record_out
-    from tournaments.services.rounds import round_close
+    from tournaments.results.services.results import game_record_out
 
     round_ = cup.rounds.get(number=1)
     for game in Game.objects.filter(table__round=round_).select_related("table"):

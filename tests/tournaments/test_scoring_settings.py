@@ -11,18 +11,18 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
-from tournaments.models import Game, Tournament
-from tournaments.selectors.rounds import round_tables
-from tournaments.selectors.standings import tournament_standings
-from tournaments.services.entries import entry_add
-from tournaments.services.errors import ServiceError
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.tournaments import (
+from tournaments.core.errors import ServiceError
+from tournaments.desk.services.entries import entry_add
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.tournaments import (
     forbidden_pair_add,
     tournament_create,
     tournament_update,
 )
+from tournaments.models import Game, Tournament
+from tournaments.results.selectors.rounds import round_tables
+from tournaments.results.services.results import Actor, game_record_out
+from tournaments.standings.selectors.standings import tournament_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -197,7 +197,7 @@ def test_three_players_with_a_forbidden_pair_are_paired_with_a_bye(director):
 def test_the_demo_tournaments_keep_an_even_turn_worth_the_same_at_every_table(director):
     """The demo's other games played 1 game per turn with factors 2 and 3."""
     from tournaments.demo import FAMILY, _family
-    from tournaments.selectors.standings import scoring_settings
+    from tournaments.standings.selectors.standings import scoring_settings
 
     club = ClubFactory(slug="demo")
     club.organisers.add(director)  # the demo's organiser creates them through the service

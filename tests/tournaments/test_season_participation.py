@@ -12,14 +12,14 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import ClubFactory, UserFactory
+from tournaments.core.actor import Actor
+from tournaments.desk.services.entries import entry_add, entry_skip
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.seasons import season_create
+from tournaments.desk.services.tournaments import tournament_create
 from tournaments.models import Entry, Game, Season, Tournament
-from tournaments.selectors.seasons import season_standings_of
-from tournaments.services.actor import Actor
-from tournaments.services.entries import entry_add, entry_skip
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.seasons import season_create
-from tournaments.services.tournaments import tournament_create
+from tournaments.results.services.results import game_record_out
+from tournaments.standings.selectors.seasons import season_standings_of
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

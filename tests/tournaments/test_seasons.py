@@ -20,16 +20,16 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, UserFactory
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ServiceError
+from tournaments.desk.services.entries import entries_reseed_by_rating, entry_add
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.seasons import season_create, season_update
+from tournaments.desk.services.tournaments import tournament_create, tournament_update
 from tournaments.models import Entry, Game, Season, Tournament
-from tournaments.selectors.seasons import season_standings_of
-from tournaments.selectors.standings import tournament_standings
-from tournaments.services.actor import Actor
-from tournaments.services.entries import entries_reseed_by_rating, entry_add
-from tournaments.services.errors import ServiceError
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.seasons import season_create, season_update
-from tournaments.services.tournaments import tournament_create, tournament_update
+from tournaments.results.services.results import game_record_out
+from tournaments.standings.selectors.seasons import season_standings_of
+from tournaments.standings.selectors.standings import tournament_standings
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

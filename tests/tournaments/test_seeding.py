@@ -10,14 +10,14 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import TournamentFactory, UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ServiceError
+from tournaments.core.visibility import seed_sources
+from tournaments.desk.services.entries import entries_reseed_by_rating, entry_add
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Entry, Game, Tournament
-from tournaments.selectors.standings import tournament_standings
-from tournaments.selectors.tournaments import seed_sources
-from tournaments.services.actor import Actor
-from tournaments.services.entries import entries_reseed_by_rating, entry_add
-from tournaments.services.errors import ServiceError
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import game_record_out
+from tournaments.standings.selectors.standings import tournament_standings
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

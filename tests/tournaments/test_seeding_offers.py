@@ -10,11 +10,11 @@ from rest_framework.test import APIClient
 
 from tests.factories import TournamentFactory, UserFactory, tournament_with_players
 from tests.tournaments.test_seeding import play_round
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ServiceError
+from tournaments.core.visibility import seed_sources
+from tournaments.desk.services.entries import entries_reseed_by_rating, entry_add
 from tournaments.models import Tournament
-from tournaments.selectors.tournaments import seed_sources
-from tournaments.services.actor import Actor
-from tournaments.services.entries import entries_reseed_by_rating, entry_add
-from tournaments.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

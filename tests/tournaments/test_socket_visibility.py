@@ -30,17 +30,17 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games.pentagame.playout import random_game
 from tests.factories import UserFactory, tournament_with_players
-from tournaments.models import Game, Seat, Tournament
-from tournaments.routing import websocket_urlpatterns
-from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_record
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
-from tournaments.services.tournaments import (
+from tournaments.desk.services.rounds import round_pair_next, round_publish
+from tournaments.desk.services.tournaments import (
     tournament_delete,
     tournament_directors_set,
     tournament_update,
 )
-from tournaments.views import sockets
+from tournaments.models import Game, Seat, Tournament
+from tournaments.results import consumers as sockets
+from tournaments.results.services.result_path import PlyEntry, ResultEntry, game_result_record
+from tournaments.results.services.results import Actor
+from tournaments.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,12 +5,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.desk.services.entries import entry_withdraw
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.tournaments import tournament_add_rounds
 from tournaments.models import Game
-from tournaments.selectors.standings import tournament_standings
-from tournaments.services.entries import entry_withdraw
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.tournaments import tournament_add_rounds
+from tournaments.results.services.results import Actor, game_record_out
+from tournaments.standings.selectors.standings import tournament_standings
 
 # Results entered as a director's own script would: final at once.
 DIRECTOR = Actor.command()

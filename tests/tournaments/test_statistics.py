@@ -1,5 +1,5 @@
-"""The club's statistics through the database (tournaments/selectors/statistics.py, the
-pages of tournaments/views/statistics.py; docs/statistics.md): the games a club, a season
+"""The club's statistics through the database (tournaments/standings/selectors/statistics.py, the
+pages of tournaments/standings/views/statistics.py; docs/statistics.md): the games a club, a season
 and an event count, read as the standings read them, in a fixed number of queries, from
 the cache until a result changes; the pages in English and German, empty or full."""
 
@@ -17,17 +17,17 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import ClubFactory, EntryFactory, TournamentFactory, UserFactory
+from tournaments.core.actor import Actor
 from tournaments.demo import CLUB, demo_load
 from tournaments.models import Club, Game, Player, Ply, Round, Season, Seat, Table, Tournament
-from tournaments.selectors import statistics as statistics_selectors
-from tournaments.selectors.statistics import (
+from tournaments.results.services.results import game_record_out
+from tournaments.standings.selectors import statistics as statistics_selectors
+from tournaments.standings.selectors.statistics import (
     club_statistics,
     event_statistics,
     scope_statistics,
     season_statistics,
 )
-from tournaments.services.actor import Actor
-from tournaments.services.results import game_record_out
 
 pytestmark = pytest.mark.django_db
 ANONYMOUS = AnonymousUser()

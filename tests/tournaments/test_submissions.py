@@ -12,23 +12,23 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
-from tournaments.models import AuditEntry, Game, ResultSubmission, Seat
-from tournaments.selectors.standings import tournament_scores
-from tournaments.services.errors import ConflictError, ServiceError
-from tournaments.services.results import (
-    Actor,
-    game_confirm,
-    game_record_moves,
-    game_record_out,
-    result_accept,
-)
-from tournaments.services.rounds import (
+from tournaments.core.errors import ConflictError, ServiceError
+from tournaments.desk.services.rounds import (
     round_close,
     round_pair_next,
     round_publish,
     round_repair,
     round_swap_seats,
 )
+from tournaments.models import AuditEntry, Game, ResultSubmission, Seat
+from tournaments.results.services.results import (
+    Actor,
+    game_confirm,
+    game_record_moves,
+    game_record_out,
+    result_accept,
+)
+from tournaments.standings.selectors.standings import tournament_scores
 
 pytestmark = pytest.mark.django_db
 State = ResultSubmission.State
@@ -306,7 +306,7 @@ def test_the_results_page_shows_each_games_submissions(client, organiser, game):
 
 
 def test_an_imported_result_is_the_importers_entry_and_no_link_replaces_it(organiser, game):
-    from tournaments.services.transfer import (
+    from tournaments.transfer.services import (
         tournament_export_document,
         tournament_import_document,
     )

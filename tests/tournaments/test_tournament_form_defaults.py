@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from tests.factories import ClubFactory, UserFactory
-from tournaments.forms import TournamentForm
+from tournaments.desk.forms import TournamentForm
 from tournaments.models import Club
 
 pytestmark = pytest.mark.django_db

@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 from ratings.models import RatingJob
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, tournament_with_players
 from tests.tournaments.test_write_path import ratings_now, replay_from_nothing
+from tournaments.core.errors import ServiceError
 from tournaments.demo import random_record
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.tournaments import tournament_delete
 from tournaments.models import AuditEntry, Club, Game, Player, ResultSubmission, Tournament
-from tournaments.services.errors import ServiceError
-from tournaments.services.results import Actor, game_record_moves, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.tournaments import tournament_delete
-from tournaments.services.transfer import tournament_export_document, tournament_import_document
+from tournaments.results.services.results import Actor, game_record_moves, game_record_out
+from tournaments.transfer.services import tournament_export_document, tournament_import_document
 
 pytestmark = pytest.mark.django_db
 DIRECTOR = Actor.command()
@@ -426,7 +426,7 @@ def test_the_import_page_imports_into_a_chosen_club_of_the_organiser_only(client
 
 
 def test_a_dispute_the_organiser_settled_imports_settled(organiser):
-    from tournaments.services.results import result_accept
+    from tournaments.results.services.results import result_accept
 
     tournament = tournament_with_players(2, club=organiser.organised_clubs.get())
     round_ = round_pair_next(tournament=tournament, by=Actor.command())
@@ -475,8 +475,8 @@ def test_game_versions_survive_the_round_trip(organiser):
 
 def _team_event(organiser) -> Tournament:
     """A 2 vs 2 event of four teams with one closed round."""
-    from tournaments.services.teams import team_add
-    from tournaments.services.tournaments import tournament_create
+    from tournaments.desk.services.teams import team_add
+    from tournaments.desk.services.tournaments import tournament_create
 
     by = Actor.director(organiser)
     tournament = tournament_create(
@@ -493,7 +493,7 @@ def _team_event(organiser) -> Tournament:
 
 
 def test_a_team_event_survives_the_round_trip_with_its_teams(organiser):
-    from tournaments.selectors.teams import team_standings
+    from tournaments.standings.selectors.teams import team_standings
 
     tournament = _team_event(organiser)
     document = tournament_export_document(tournament=tournament)

@@ -18,9 +18,9 @@ from rest_framework.test import APIClient
 from games.pentagame.playout import random_game
 from tests.factories import UserFactory
 from tests.tournaments.test_offline_sync import key, queued, two_player_round
+from tournaments.core.throttles import AddressThrottle, LinkThrottle
 from tournaments.models import Game, IdempotencyKey, Ply, ResultSubmission, Seat
-from tournaments.services.results import Actor, game_record_out
-from tournaments.throttles import AddressThrottle, LinkThrottle
+from tournaments.results.services.results import Actor, game_record_out
 
 pytestmark = pytest.mark.django_db
 

@@ -21,13 +21,13 @@ from django.utils import timezone
 from games.pentagame.board import STOP_NAMES
 from games.pentagame.playout import random_game
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
-from tournaments import throttles
+from tournaments.core import throttles
+from tournaments.core.errors import ServiceError
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Ply, PlyConflict, Round, Seat
-from tournaments.selectors.live import game_live
-from tournaments.services.errors import ServiceError
-from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_record
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.selectors.table_state import game_live
+from tournaments.results.services.result_path import PlyEntry, ResultEntry, game_result_record
+from tournaments.results.services.results import Actor, game_record_out
 
 pytestmark = pytest.mark.django_db
 

@@ -9,10 +9,10 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import ClubFactory, EntryFactory, TournamentFactory, UserFactory
+from tournaments.desk.selectors.wall import initial, sort_key, wall_list
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Seat
-from tournaments.selectors.wall import initial, sort_key, wall_list
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import Actor
 
 BY = Actor.command()
 NAMES = ["Zoe Zander", "anna Berg", "Ärne Adler", "Bert Cole", "Özlem Ok", "Carl Dorn", "42 Club"]

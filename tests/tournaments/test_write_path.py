@@ -13,10 +13,10 @@ from rest_framework.test import APIClient
 from ratings.models import GameRating, PeriodRating, PlayerRating, RatingJob, RatingPeriod
 from ratings.rate import ratings_recompute
 from tests.factories import ClubFactory, EntryFactory, TournamentFactory, UserFactory
+from tournaments.desk.services.entries import entry_withdraw
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import AuditEntry, Game, Tournament
-from tournaments.services.entries import entry_withdraw
-from tournaments.services.results import Actor, game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import Actor, game_record_out
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Every API error is JSON in the site's one error shape (tournaments/json_errors.py):
+"""Every API error is JSON in the site's one error shape (tournaments/core/json_errors.py):
 what went wrong, its code, and the field at fault."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from tournaments.json_errors import error_body, service_error_body, service_status
-from tournaments.services.errors import ServiceError
+from tournaments.core.errors import ServiceError
+from tournaments.core.json_errors import error_body, service_error_body, service_status
 
 
 def _first_problem(data: Any, path: str = "") -> tuple[str | None, str]:

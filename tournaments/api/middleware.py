@@ -22,9 +22,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils import timezone
 from django.utils.http import http_date
 
-from tournaments.live import etag_matches
+from tournaments.core.poll import etag_matches
 from tournaments.models import Tournament
-from tournaments.selectors.standings import standings_etag, standings_key, version_token
+from tournaments.standings.selectors.standings import standings_etag, standings_key, version_token
 
 _VERSION_SQL = (
     f"SELECT id, standings_version, created_at, updated_at FROM {Tournament._meta.db_table} "

@@ -5,8 +5,8 @@ from typing import Any
 from rest_framework import permissions
 from rest_framework.request import Request
 
+from tournaments.core.permissions import can_direct, can_view
 from tournaments.models import Tournament
-from tournaments.permissions import can_direct, can_view
 
 
 def tournament_of(obj: Any) -> Tournament | None:

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 from games import pentagame
 from tournaments.api.schema import ApiSchema
 from tournaments.api.serializers import RecordSerializer
-from tournaments.json_errors import error_body
+from tournaments.core.json_errors import error_body
 
 
 class ReplayView(APIView):

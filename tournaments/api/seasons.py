@@ -1,5 +1,5 @@
 """A club's seasons in the API: the season pages' actions through the same services
-(tournaments/services/seasons.py), and their standings and statistics. Anyone reads a
+(tournaments/desk/services/seasons.py), and their standings and statistics. Anyone reads a
 season, as its pages; only the club's organisers write."""
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.api.views import WriteThrottled
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ServiceError
+from tournaments.core.permissions import can_organise
+from tournaments.desk.services import seasons as season_services
+from tournaments.desk.services.tournaments import season_event_attach, season_event_detach
 from tournaments.models import Club, Season, Tournament
-from tournaments.permissions import can_organise
-from tournaments.selectors.seasons import season_event_rows, season_standings_of
-from tournaments.selectors.statistics import season_statistics
-from tournaments.services import seasons as season_services
-from tournaments.services.actor import Actor
-from tournaments.services.errors import ServiceError
-from tournaments.services.tournaments import season_event_attach, season_event_detach
+from tournaments.standings.selectors.seasons import season_event_rows, season_standings_of
+from tournaments.standings.selectors.statistics import season_statistics
 
 
 class SeasonSerializer(serializers.ModelSerializer):

@@ -5,7 +5,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments.documents import TournamentSerializer
+from tournaments.desk.selectors.pre_round import pre_round_view
 from tournaments.models import (
     Club,
     Entry,
@@ -18,8 +18,8 @@ from tournaments.models import (
     Team,
 )
 from tournaments.pairing.pre_round import DRAW_LIMIT
-from tournaments.selectors.pre_round import pre_round_view
-from tournaments.services.result_path import PlyEntry
+from tournaments.results.services.result_path import PlyEntry
+from tournaments.transfer.documents import TournamentSerializer
 
 __all__ = ["TournamentSerializer"]  # defined with the document formats it shares
 

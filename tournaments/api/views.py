@@ -30,7 +30,24 @@ from tournaments.api import serializers as s
 from tournaments.api.middleware import standings_headers
 from tournaments.api.permissions import DirectorsWrite
 from tournaments.api.schema import ApiSchema
-from tournaments.live import etag_matches
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ServiceError
+from tournaments.core.permissions import can_direct, can_organise, can_view
+from tournaments.core.poll import etag_matches
+from tournaments.core.visibility import (
+    players_visible_to,
+    seed_seasons,
+    seed_sources,
+    tournaments_visible_to,
+)
+from tournaments.desk.services import clubs as club_services
+from tournaments.desk.services import entries as entry_services
+from tournaments.desk.services import pairing_edit
+from tournaments.desk.services import rounds as round_services
+from tournaments.desk.services import teams as team_services
+from tournaments.desk.services import tournaments as tournament_services
+from tournaments.desk.services.evenings import evening_close, evening_reopen
+from tournaments.desk.services.pairing_edit import NEW_TABLE, Target
 from tournaments.models import (
     Club,
     Entry,
@@ -44,46 +61,29 @@ from tournaments.models import (
     Team,
     Tournament,
 )
-from tournaments.offline import idempotent, outcome_body, queued_at
-from tournaments.permissions import can_direct, can_organise, can_view
-from tournaments.selectors.rounds import round_tables
-from tournaments.selectors.standings import (
-    standings_etag,
-    standings_key,
-    standings_token,
-    tournament_standings,
-)
-from tournaments.selectors.teams import team_standings
-from tournaments.selectors.tournaments import (
-    players_visible_to,
-    seed_seasons,
-    seed_sources,
-    tournaments_visible_to,
-)
-from tournaments.services import clubs as club_services
-from tournaments.services import entries as entry_services
-from tournaments.services import pairing_edit
-from tournaments.services import results as result_services
-from tournaments.services import rounds as round_services
-from tournaments.services import teams as team_services
-from tournaments.services import tournaments as tournament_services
-from tournaments.services.actor import Actor
-from tournaments.services.errors import ServiceError
-from tournaments.services.evenings import evening_close, evening_reopen
-from tournaments.services.pairing_edit import NEW_TABLE, Target
-from tournaments.services.plies import (
+from tournaments.results.offline import idempotent, outcome_body, queued_at
+from tournaments.results.selectors.rounds import round_tables
+from tournaments.results.services import results as result_services
+from tournaments.results.services.plies import (
     game_timer_pause,
     game_timer_resume,
     ply_conflicts_clear,
 )
-from tournaments.services.result_path import (
+from tournaments.results.services.result_path import (
     Outcome,
     ResultEntry,
     check_reporting_seat,
     game_confirm_sync,
     game_result_sync,
 )
-from tournaments.services.transfer import tournament_import_document
+from tournaments.standings.selectors.standings import (
+    standings_etag,
+    standings_key,
+    standings_token,
+    tournament_standings,
+)
+from tournaments.standings.selectors.teams import team_standings
+from tournaments.transfer.services import tournament_import_document
 
 
 class SearchFilter(filters.SearchFilter):

@@ -1,5 +1,5 @@
 // The Pentagame board page. The server sends the geometry, the record and, after every
-// ply, the position with the legal moves (see tournaments/views/board.py); this module only draws
+// ply, the position with the legal moves (see tournaments/results/views/board.py); this module only draws
 // them and turns taps and keys into one of those legal moves. No rule lives here. The
 // replay gets the record alone and finds each position with the browser's port of the
 // engine (pentagame.js): a position per ply sent by the server made a long game's page
@@ -579,7 +579,7 @@ function startRecord() {
     return crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`;
   }
 
-  // The egg timer (section 3; tournaments/egg_timer.py): the server says when the seat
+  // The egg timer (section 3; tournaments/results/egg_timer.py): the server says when the seat
   // to move loses her turn; when that time is over while this page is awake and shown,
   // the device sends the engine's pass (the server records one lost turn at a time).
   let lastTick = Date.now();

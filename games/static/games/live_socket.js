@@ -1,12 +1,12 @@
-// Following a tournament's live tables (tournaments/views/sockets.py): every saved game
-// state arrives on a WebSocket as {game: {...}} (tournaments/selectors/live.py). When the
+// Following a tournament's live tables (tournaments/results/consumers.py): every saved game
+// state arrives on a WebSocket as {game: {...}} (tournaments/results/selectors/table_state.py). When the
 // socket cannot be held (no Redis, a proxy without WebSockets, a phone going to sleep)
 // the page polls instead, and asks for the state once each time the socket opens again,
 // so that nothing said while it was closed is missed. Plain WebSocket: the browser's own
 // API does all we need, and a library would add nothing but bytes.
 
 const RETRY_MS = [1000, 2000, 5000, 10000, 20000];
-// The server's close codes (tournaments/views/sockets.py): the tournament is no longer
+// The server's close codes (tournaments/results/consumers.py): the tournament is no longer
 // to be seen here (unpublished, moved, deleted), or this address holds too many sockets.
 const CLOSE_HIDDEN = 4403;
 const CLOSE_TOO_MANY = 4429;

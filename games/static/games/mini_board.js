@@ -1,6 +1,6 @@
 // A small live board: a game's position as spectators see it on the projector, the round
 // page and the results screen, drawn from the live state the server sends
-// (tournaments/selectors/live.py) with the board page's own drawing (draw.js).
+// (tournaments/results/selectors/table_state.py) with the board page's own drawing (draw.js).
 
 import { drawThings, el } from "./draw.js";
 

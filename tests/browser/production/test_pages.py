@@ -14,10 +14,10 @@ import pytest
 
 from tests.factories import UserFactory, tournament_with_players
 from tests.pages import player_pages, round_pages, site_pages, tournament_pages
+from tournaments.core.actor import Actor
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Game, Seat
-from tournaments.services.actor import Actor
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import game_record_out
 
 pytestmark = pytest.mark.production
 

@@ -1,7 +1,7 @@
 """The API can do everything the pages do (issue 27, item 13).
 
 Every organiser action of the pages is a POST to a route of `tournaments/urls.py` (or
-`tournaments/urls_games.py`) whose view calls a service with an explicit actor. This
+`tournaments/results/urls_games.py`) whose view calls a service with an explicit actor. This
 test reads both sides from the code, so a page action added without its API operation
 fails here, naming what is missing:
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 import sys
 import textwrap
 import types
@@ -33,7 +34,7 @@ from typing import Any
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
-PAGE_URLCONFS = ("tournaments.urls", "tournaments.urls_games")
+PAGE_URLCONFS = ("tournaments.urls", "tournaments.results.urls_games")
 
 # Route name -> the services its view calls (module under tournaments/services, name).
 PAGE_ACTIONS: dict[str, set[str]] = {
@@ -97,9 +98,22 @@ NOT_ORGANISER = {
     "record-token": "a player's own link, recording as her seat (the API: report/{token}/...)",
 }
 
-SERVICES = "tournaments.services."
+# The services of every concern (tournaments/<concern>/services/, the transfer's
+# services.py, the ground services in core/), named as before the move by concern:
+# "<module>.<function>" (e.g. "results.game_record_out").
+SERVICE_MODULES = re.compile(
+    r"^tournaments\.(?:\w+\.services\.(?P<module>\w+)|(?P<concern>transfer)\.services"
+    r"|core\.(?P<ground>actor|audit|errors|freshness|idempotency|retry))$"
+)
 # Where a view's or an operation's helpers live: followed when read.
-HELPERS = ("tournaments.views.", "tournaments.api.", "config.")
+HELPERS = re.compile(r"^(?:tournaments\.(?:\w+\.views\b|api\.|core\.web$|results\.consumers$)|config\.)")
+
+
+def service_module(module: str) -> str | None:
+    match = SERVICE_MODULES.match(module)
+    if not match:
+        return None
+    return match["module"] or match["concern"] or match["ground"]
 # DRF's generic actions call these hooks, where the project's code is.
 PERFORM = {
     "create": "perform_create",
@@ -151,7 +165,7 @@ def _references(func: Callable[..., Any], cls: type | None) -> Iterator[Any]:
 
 
 def _writes(func: Callable[..., Any]) -> bool:
-    """A service that writes takes its actor, ``by`` (tournaments/services/actor.py)."""
+    """A service that writes takes its actor, ``by`` (tournaments/core/actor.py)."""
     return "by" in inspect.signature(func).parameters
 
 
@@ -176,10 +190,11 @@ def services_called(
         if not inspect.isfunction(obj):
             continue
         module, method = obj.__module__, "." in obj.__qualname__
-        if module.startswith(SERVICES) and not method and not obj.__name__.startswith("_"):
+        short = service_module(module)
+        if short and not method and not obj.__name__.startswith("_"):
             if depth == 0 or _writes(obj):
-                found.add(f"{module.removeprefix(SERVICES)}.{obj.__name__}")
-        elif module.startswith(HELPERS):
+                found.add(f"{short}.{obj.__name__}")
+        elif HELPERS.match(module):
             found |= services_called(obj, cls, seen, depth + 1)
     return found
 
@@ -219,7 +234,8 @@ def _reads_posted_data(func: Callable[..., Any], seen: set[Any] | None = None) -
             obj = _resolve(node, module, None)
             if (
                 inspect.isfunction(obj)
-                and obj.__module__.startswith("tournaments.views.")
+                and HELPERS.match(obj.__module__)
+                and not obj.__module__.startswith(("tournaments.api.", "config."))
                 and _reads_posted_data(obj, seen)
             ):
                 return True
@@ -258,12 +274,12 @@ def api_operations() -> dict[tuple[str, str], set[str]]:
         func = inspect.getattr_static(cls, name, None)
         if func is None:
             func = getattr(cls, name)
-        if not getattr(inspect.unwrap(func), "__module__", "").startswith(HELPERS):
+        if not HELPERS.match(getattr(inspect.unwrap(func), "__module__", "")):
             hook = PERFORM.get(name)
             func = getattr(cls, hook) if hook else func
         found = (
             services_called(func, cls)
-            if getattr(inspect.unwrap(func), "__module__", "").startswith(HELPERS)
+            if HELPERS.match(getattr(inspect.unwrap(func), "__module__", ""))
             else set()
         )
         operations[(method.upper(), path)] = found
@@ -293,7 +309,7 @@ def test_every_service_a_page_action_calls_has_an_api_operation():
     operations = api_operations()
     called_by_api = set().union(*operations.values())
     missing = {
-        f"{SERVICES}{service} (pages: {', '.join(sorted(names))})"
+        f"{service} (pages: {', '.join(sorted(names))})"
         for service in set().union(*PAGE_ACTIONS.values())
         if service not in called_by_api
         for names in [[n for n, s in PAGE_ACTIONS.items() if service in s]]

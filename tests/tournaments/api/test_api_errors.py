@@ -9,7 +9,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory, tournament_with_players
-from tournaments.services.results import Actor
+from tournaments.results.services.results import Actor
 
 # Results entered as a director's own script would: final at once.
 DIRECTOR = Actor.command()
@@ -123,8 +123,8 @@ def test_polled_standings_see_every_change_at_once_and_stay_hidden_when_unpublis
     change made through a service shows at the next poll, an unrelated write does not
     disturb the 304s, and an unpublished tournament stays hidden from anonymous pollers
     even after its director has loaded its standings."""
-    from tournaments.services.entries import entry_withdraw
-    from tournaments.services.tournaments import tournament_update
+    from tournaments.desk.services.entries import entry_withdraw
+    from tournaments.desk.services.tournaments import tournament_update
 
     director = UserFactory(username="td")
     tournament = tournament_with_players(4, slug="cup", name="Cup")
@@ -178,9 +178,9 @@ def test_unchanged_standings_polls_are_answered_early_and_changes_show_at_once()
     from django.test.utils import CaptureQueriesContext
 
     from tests.factories import tournament_with_players
+    from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
     from tournaments.models import Game
-    from tournaments.services.results import game_record_out
-    from tournaments.services.rounds import round_close, round_pair_next, round_publish
+    from tournaments.results.services.results import game_record_out
 
     tournament = tournament_with_players(4)
     round_ = round_pair_next(tournament=tournament, by=Actor.command())
@@ -215,9 +215,9 @@ def test_a_renamed_player_shows_under_the_new_name_at_the_next_poll():
     """The defect: standings cached per content stamp kept a renamed player's old name
     for up to an hour. Renaming bumps the version of every tournament they entered."""
     from tests.factories import UserFactory
+    from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
     from tournaments.models import Game
-    from tournaments.services.results import Actor, game_record_out
-    from tournaments.services.rounds import round_close, round_pair_next, round_publish
+    from tournaments.results.services.results import Actor, game_record_out
 
     tournament = tournament_with_players(4, slug="cup", name="Cup")
     round_ = round_pair_next(tournament=tournament, by=Actor.command())

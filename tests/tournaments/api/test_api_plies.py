@@ -9,9 +9,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.pentagame.playout import random_game
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Ply, PlyConflict, Seat, Tournament
-from tournaments.services.results import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.results.services.results import Actor
 
 pytestmark = pytest.mark.django_db
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from tournaments.core.actor import Actor
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Entry, Game, Round
-from tournaments.services.actor import Actor
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import game_record_out
 
 pytestmark = pytest.mark.django_db
 BASE = "/api/v1/tournaments/cup"

@@ -9,8 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from tests.factories import tournament_with_players
-from tournaments.services.actor import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
+from tournaments.core.actor import Actor
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
 

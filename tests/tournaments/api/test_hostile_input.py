@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from config.pagination import MAX_LIMIT
 from tests.factories import UserFactory, tournament_with_players
-from tournaments.jsonbody import MAX_DEPTH
+from tournaments.core.jsonbody import MAX_DEPTH
 from tournaments.models import Entry, Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -241,9 +241,9 @@ def test_entrants_of_unpublished_tournaments_are_not_listed_to_outsiders(directo
 
 
 def _published_round_and_page_client(director: APIClient) -> tuple[Client, Any]:
+    from tournaments.core.actor import Actor
+    from tournaments.desk.services.rounds import round_pair_next, round_publish
     from tournaments.models import Game
-    from tournaments.services.actor import Actor
-    from tournaments.services.rounds import round_pair_next, round_publish
 
     cup = Tournament.objects.get(slug="cup")
     round_ = round_pair_next(tournament=cup, by=Actor.command())

@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import (
     Club,
     Entry,
@@ -28,8 +30,6 @@ from tournaments.models import (
     Seat,
     Tournament,
 )
-from tournaments.services.actor import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
 WATCHED = (Club, Player, Tournament, Entry, Round, Seat, Game, ResultSubmission, ForbiddenPair)

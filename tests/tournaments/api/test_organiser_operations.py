@@ -20,6 +20,17 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, TournamentFactory, UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ConflictError
+from tournaments.desk.services.entries import (
+    entries_check_in_all,
+    entry_add,
+    entry_skip,
+    entry_update,
+)
+from tournaments.desk.services.evenings import evening_close
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.tournaments import forbidden_pair_add
 from tournaments.models import (
     AuditEntry,
     Entry,
@@ -34,15 +45,9 @@ from tournaments.models import (
     Team,
     Tournament,
 )
-from tournaments.services.actor import Actor
-from tournaments.services.entries import entries_check_in_all, entry_add, entry_skip, entry_update
-from tournaments.services.errors import ConflictError
-from tournaments.services.evenings import evening_close
-from tournaments.services.result_path import PlyEntry, ResultEntry, game_result_record
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.tournaments import forbidden_pair_add
-from tournaments.services.transfer import tournament_export_document
+from tournaments.results.services.result_path import PlyEntry, ResultEntry, game_result_record
+from tournaments.results.services.results import game_record_out
+from tournaments.transfer.services import tournament_export_document
 
 pytestmark = pytest.mark.django_db
 BASE = "/api/v1/tournaments/cup"

@@ -11,10 +11,10 @@ from django.db import transaction
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
 from tournaments.models import Club, Entry, ForbiddenPair, Game, Player, Round, Seat, Tournament
-from tournaments.services.actor import Actor
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.results.services.results import game_record_out
 
 pytestmark = pytest.mark.django_db
 ROLES = ["anonymous", "player", "director", "other_director", "staff"]

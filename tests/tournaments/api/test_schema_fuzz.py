@@ -34,9 +34,9 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Seat
-from tournaments.services.actor import Actor
-from tournaments.services.rounds import round_pair_next, round_publish
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.crosstable import SharedTable, crosstable, team_crosstable
 from tournaments.scoring import ScoringSettings, dropped_scores
+from tournaments.standings.crosstable import SharedTable, crosstable, team_crosstable
 
 TEAM_SETTINGS = ScoringSettings(target=5, team_target=5)
 

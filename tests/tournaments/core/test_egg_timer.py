@@ -1,4 +1,4 @@
-"""The egg timer as the book's sand timer (section 3; tournaments/egg_timer.py): a player
+"""The egg timer as the book's sand timer (section 3; tournaments/results/egg_timer.py): a player
 who moves early leaves the rest of her minute to the next, and the timer is turned on a
 player only when it runs out."""
 
@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.egg_timer import deadline
+from tournaments.results.egg_timer import deadline
 
 T0 = datetime(2026, 11, 25, 20, 0, 0)
 

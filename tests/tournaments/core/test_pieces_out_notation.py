@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.services.errors import ServiceError
-from tournaments.services.result_path import pieces_out
+from tournaments.core.errors import ServiceError
+from tournaments.results.services.result_path import pieces_out
 
 
 @st.composite

@@ -19,7 +19,7 @@ from tournaments.pairing.pre_round import (
     rating_order,
     result_order,
 )
-from tournaments.standings import (
+from tournaments.standings.table import (
     GameResult,
     RoundResult,
     StandingsPlayer,

@@ -4,7 +4,7 @@ missed-round points alone as if she had played; the others' ranks close up, ties
 
 from __future__ import annotations
 
-from tournaments.standings import (
+from tournaments.standings.table import (
     GameResult,
     RoundResult,
     StandingsPlayer,

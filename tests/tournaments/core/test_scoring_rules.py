@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.scoring import ScoringSettings
-from tournaments.standings import (
+from tournaments.standings.table import (
     GameResult,
     RoundResult,
     StandingsPlayer,

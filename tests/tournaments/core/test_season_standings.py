@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.season_standings import EventResult, SeasonRules, season_standings
+from tournaments.standings.season import EventResult, SeasonRules, season_standings
 
 EVENTS = [11, 12, 13, 14, 15]
 

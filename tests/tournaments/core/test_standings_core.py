@@ -7,7 +7,7 @@ import random
 import pytest
 
 from tournaments.scoring import ScoringSettings
-from tournaments.standings import (
+from tournaments.standings.table import (
     GameResult,
     RoundResult,
     StandingsPlayer,

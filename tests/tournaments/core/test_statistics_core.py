@@ -1,4 +1,4 @@
-"""The club's statistics core (tournaments/statistics.py, docs/statistics.md): each
+"""The club's statistics core (tournaments/standings/statistics.py, docs/statistics.md): each
 statistic on a constructed history whose answer is known, and the intervals against
 their textbook values."""
 
@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.pentagame.dropped import dropped_scores
-from tournaments.statistics import (
+from tournaments.standings.statistics import (
     GameFact,
     Group,
     compute_statistics,

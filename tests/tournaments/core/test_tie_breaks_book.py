@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.standings import (
+from tournaments.standings.table import (
     ALL_TIE_BREAKS,
     GameResult,
     RoundResult,

@@ -7,13 +7,11 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import EntryFactory, TournamentFactory
-from tournaments.models import AuditEntry, Entry, Game, Team, Tournament
-from tournaments.services.actor import Actor
-from tournaments.services.entries import PasteError, entry_add, entry_delete
-from tournaments.services.errors import ConflictError, ServiceError
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.teams import (
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ConflictError, ServiceError
+from tournaments.desk.services.entries import PasteError, entry_add, entry_delete
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.teams import (
     team_add,
     team_dissolve,
     team_form,
@@ -22,6 +20,8 @@ from tournaments.services.teams import (
     team_withdraw,
     teams_paste,
 )
+from tournaments.models import AuditEntry, Entry, Game, Team, Tournament
+from tournaments.results.services.results import game_record_out
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

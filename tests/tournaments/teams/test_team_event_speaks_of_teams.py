@@ -11,11 +11,11 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import ClubFactory, TournamentFactory, UserFactory
+from tournaments.core.actor import Actor
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.teams import team_add
 from tournaments.models import Game, Tournament
-from tournaments.services.actor import Actor
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.teams import team_add
+from tournaments.results.services.results import game_record_out
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

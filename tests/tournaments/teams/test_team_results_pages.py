@@ -9,10 +9,10 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, UserFactory
+from tournaments.core.actor import Actor
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.teams import team_add
 from tournaments.models import Game, ResultSubmission, Round, Seat, Tournament
-from tournaments.services.actor import Actor
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.teams import team_add
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

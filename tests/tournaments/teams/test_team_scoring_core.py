@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.pentagame.dropped import dropped_scores
-from tournaments.standings import (
+from tournaments.standings.table import (
     GameResult,
     RoundResult,
     StandingsPlayer,

@@ -14,14 +14,14 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, UserFactory
+from tournaments.core.actor import Actor
+from tournaments.desk.services.entries import entry_add
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.desk.services.teams import team_add, team_withdraw, teams_paste
 from tournaments.models import Entry, Game, Team, Tournament
-from tournaments.selectors.standings import tournament_standings
-from tournaments.selectors.teams import team_standings
-from tournaments.services.actor import Actor
-from tournaments.services.entries import entry_add
-from tournaments.services.results import game_record_out
-from tournaments.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.services.teams import team_add, team_withdraw, teams_paste
+from tournaments.results.services.results import game_record_out
+from tournaments.standings.selectors.standings import tournament_standings
+from tournaments.standings.selectors.teams import team_standings
 
 pytestmark = pytest.mark.django_db
 BY = Actor.command()

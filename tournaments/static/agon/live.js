@@ -1,4 +1,4 @@
-// Live pages (tournaments/live.py): htmx asks for this page every few seconds with
+// Live pages (tournaments/core/poll.py): htmx asks for this page every few seconds with
 // If-None-Match (304 while nothing changed) and swaps in each changed region marked
 // data-live-region (matched by id), except a region being typed in, saved or showing a
 // refused entry: that one is left, and the page asked for again at the next poll.

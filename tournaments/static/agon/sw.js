@@ -1,5 +1,5 @@
 // The service worker (issue 25): the pages a player or organiser opened keep working
-// without signal. Served from the site's root by tournaments/views/offline.py (its scope
+// without signal. Served from the site's root by tournaments/results/views/offline.py (its scope
 // is the whole site), which puts `const AGON_STATIC = "/static/";` in front of this file.
 //
 // - The pages of a table and a round (a player's link, the recording board, the results
