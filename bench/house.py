@@ -1,5 +1,5 @@
 """The house as a newcomer walks it, measured at a commit: Python files and lines per
-part of `tournaments/`, the largest modules, imports of another module's private names,
+part and per concern of `tournaments/`, the largest modules, imports of another module's private names,
 imports hidden inside functions, comparisons with a game's name outside `games/`, and
 the import contracts. Reads the commit's tree through git; nothing is checked out.
 
@@ -44,6 +44,13 @@ def part(path: str) -> str:
     return rest[0]
 
 
+def concern(path: str) -> str:
+    """tournaments/results/views/board.py -> results; a module at the app's top (models,
+    signals, scoring, ...) -> (ground floor)."""
+    rest = path.split("/")[1:]
+    return rest[0] if len(rest) > 1 else "(ground floor)"
+
+
 def measure(rev: str) -> dict[str, object]:
     paths = [p for p in files(rev) if p.endswith(".py") and "/migrations/" not in p]
     app = [p for p in paths if p.startswith("tournaments/")]
@@ -77,6 +84,9 @@ def measure(rev: str) -> dict[str, object]:
                     comparisons.append(f"{p}:{number}")
     contracts = tomllib.loads(show(rev, "pyproject.toml"))["tool"]["importlinter"]["contracts"]
     views = [p for p in app if part(p) == "views"]
+    per_concern: Counter[str] = Counter()
+    for p, n in lines.items():
+        per_concern[concern(p)] += n
     return {
         "rev": git("rev-parse", "--short", rev).strip(),
         "tournaments files": len(app),
@@ -84,6 +94,7 @@ def measure(rev: str) -> dict[str, object]:
         "share of games+tournaments+ratings": f"{sum(lines.values()) / total:.0%}",
         "view modules": len(views),
         "parts": dict(sorted(Counter(part(p) for p in app).items())),
+        "lines per concern": dict(per_concern.most_common()),
         "largest": sorted(lines.items(), key=lambda kv: -kv[1])[:5],
         "private imports": len(private),
         "imports inside functions": len(late),

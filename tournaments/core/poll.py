@@ -25,7 +25,7 @@ POLL_MS = 4000
 POLLER = "live-poll"
 
 
-def live_etag(request: HttpRequest, *parts: Any) -> str:
+def poll_etag(request: HttpRequest, *parts: Any) -> str:
     """An ETag over what a page shows: its parts, the language and who is looking
     (directors see more than the public)."""
     key = [request.user.pk, get_language(), *parts]
@@ -48,7 +48,7 @@ def round_state(round_: Round) -> list[Any]:
     return [round_.pk, round_.status, *versions]
 
 
-def live_page(
+def poll_page(
     request: HttpRequest, etag: str, render: Callable[[str], HttpResponse]
 ) -> HttpResponse:
     """Render the page (which embeds `etag` for the poller), or 304 for a poll that has

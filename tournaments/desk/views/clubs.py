@@ -17,7 +17,7 @@ from tournaments.core.actor import Actor
 from tournaments.core.csv_export import SafeWriter
 from tournaments.core.errors import ServiceError
 from tournaments.core.permissions import can_organise
-from tournaments.core.poll import POLL_MS, live_etag, live_page
+from tournaments.core.poll import POLL_MS, poll_etag, poll_page
 from tournaments.core.visibility import tournaments_visible_to
 from tournaments.core.web import season_or_404
 from tournaments.desk.forms import SeasonForm
@@ -86,10 +86,10 @@ def season_detail(request: HttpRequest, club_slug: str, season_slug: str) -> Htt
         "can_organise": can_organise(request.user, season.club),
         "live_poll": POLL_MS,
     }
-    return live_page(
+    return poll_page(
         request,
-        live_etag(request, "season", standings.token),
-        lambda etag: render(request, "tournaments/season.html", {**context, "live_etag": etag}),
+        poll_etag(request, "season", standings.token),
+        lambda etag: render(request, "tournaments/season.html", {**context, "poll_etag": etag}),
     )
 
 

@@ -16,7 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from games.letters import COLOURS
-from tournaments.core.poll import POLL_MS, live_etag, live_page, round_state
+from tournaments.core.poll import POLL_MS, poll_etag, poll_page, round_state
 from tournaments.core.web import director_required, round_or_404
 from tournaments.models import ResultSubmission, Round, Seat, Tournament
 from tournaments.results.selectors.rounds import (
@@ -128,9 +128,9 @@ def open_tables(request: HttpRequest, tournament: Tournament, number: int) -> Ht
     """Which tables of a round still miss results, wait for an opponent's confirmation,
     or have players' reports that disagree; each open report can be accepted at once."""
     round_ = round_or_404(tournament, number)
-    return live_page(
+    return poll_page(
         request,
-        live_etag(request, "open-tables", *round_state(round_)),
+        poll_etag(request, "open-tables", *round_state(round_)),
         lambda etag: _open_tables_page(request, tournament, round_, etag),
     )
 
@@ -177,7 +177,7 @@ def _open_tables_page(
             "open": still_open,
             "total": len(tables),
             "done": len(tables) - len(still_open),
-            "live_etag": etag,
+            "poll_etag": etag,
             "live_poll": POLL_MS,
         },
     )

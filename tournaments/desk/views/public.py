@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET
 
 from tournaments.core.csv_export import SafeWriter
 from tournaments.core.permissions import can_direct
-from tournaments.core.poll import POLL_MS, live_etag, live_page, round_state
+from tournaments.core.poll import POLL_MS, poll_etag, poll_page, round_state
 from tournaments.core.visibility import tournaments_visible_to
 from tournaments.core.web import viewable_tournament
 from tournaments.desk.selectors.pre_round import pre_round_view
@@ -86,13 +86,13 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "pre_round": pre_round_view(round_),
                 "can_direct": director,
                 "print": "print" in request.GET,
-                "live_etag": etag,
+                "poll_etag": etag,
                 "live_poll": POLL_MS,
                 "live_tables": live_tables_config(tournament),
             },
         )
 
-    return live_page(request, live_etag(request, "round", director, *round_state(round_)), page)
+    return poll_page(request, poll_etag(request, "round", director, *round_state(round_)), page)
 
 
 def _pairings_export(

@@ -17,7 +17,7 @@ from tournaments.core.actor import Actor
 from tournaments.core.csv_export import SafeWriter
 from tournaments.core.errors import ServiceError
 from tournaments.core.json_errors import service_status
-from tournaments.core.poll import POLL_MS, live_etag, live_page
+from tournaments.core.poll import POLL_MS, poll_etag, poll_page
 from tournaments.core.web import (
     confirmed,
     director_required,
@@ -221,9 +221,9 @@ def team_standings_view(request: HttpRequest, slug: str) -> HttpResponse:
     teams = team_standings(tournament=tournament)
     if fmt == "json":
         return JsonResponse(teams.as_json())
-    return live_page(
+    return poll_page(
         request,
-        live_etag(request, "team standings", standings_state(tournament)),
+        poll_etag(request, "team standings", standings_state(tournament)),
         lambda etag: render(
             request,
             "tournaments/team_standings.html",
@@ -231,7 +231,7 @@ def team_standings_view(request: HttpRequest, slug: str) -> HttpResponse:
                 "tournament": tournament,
                 "teams": teams,
                 "standings": tournament_standings(tournament=tournament),
-                "live_etag": etag,
+                "poll_etag": etag,
                 "live_poll": POLL_MS,
             },
         ),

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournaments.core.actor import Actor
 from tournaments.core.errors import ConflictError, ServiceError
 from tournaments.core.json_errors import service_error_response, service_status
-from tournaments.core.poll import POLL_MS, live_etag, live_page, round_state
+from tournaments.core.poll import POLL_MS, poll_etag, poll_page, round_state
 from tournaments.core.throttles import write_throttled
 from tournaments.core.web import director_required, posted_game, round_or_404, run_action
 from tournaments.models import Game, ResultSubmission, Round, Seat, Tournament
@@ -127,7 +127,7 @@ def round_results(request: HttpRequest, tournament: Tournament, number: int) -> 
             + f"{correct}#table-{game.table.number}"
         )
     correcting = request.GET.get("correct") == "1"
-    return live_page(
+    return poll_page(
         request,
         results_etag(request, tournament, round_, correcting),
         lambda etag: render(
@@ -135,7 +135,7 @@ def round_results(request: HttpRequest, tournament: Tournament, number: int) -> 
             "tournaments/results.html",
             {
                 **results_screen(tournament, round_, correcting=correcting),
-                "live_etag": etag,
+                "poll_etag": etag,
                 "live_poll": POLL_MS,
             },
         ),
@@ -192,7 +192,7 @@ def results_etag(
 ) -> str:
     """Changes with any game of the round (a report, a confirmation, an entry bumps the
     game's version) and the round's state; the correcting screen is another page."""
-    return live_etag(
+    return poll_etag(
         request, "results", standings_state(tournament), *round_state(round_), correcting
     )
 

@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from tournaments.core.csv_export import SafeWriter
-from tournaments.core.poll import POLL_MS, live_etag, live_page
+from tournaments.core.poll import POLL_MS, poll_etag, poll_page
 from tournaments.core.web import viewable_tournament
 from tournaments.models import Tournament
 from tournaments.standings.selectors.crosstable import tournament_crosstable
@@ -50,16 +50,16 @@ def tournament_standings_view(request: HttpRequest, slug: str) -> HttpResponse:
             "tournaments/projector.html",
             {"tournament": tournament, "standings": standings},
         )
-    return live_page(
+    return poll_page(
         request,
-        live_etag(request, "standings", standings_state(tournament)),
+        poll_etag(request, "standings", standings_state(tournament)),
         lambda etag: render(
             request,
             "tournaments/standings.html",
             {
                 "tournament": tournament,
                 "standings": standings,
-                "live_etag": etag,
+                "poll_etag": etag,
                 "live_poll": POLL_MS,
             },
         ),
