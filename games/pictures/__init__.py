@@ -7,8 +7,8 @@ legal moves for the recording board. Each other module (`pantarei`, `pentamid_tw
 labels, drawn in order, and what the page shows beside the board. A game's Ruleset
 (games/rulesets.py) names its picture function. Nothing here knows
 about Django or SVG markup, so the drawing is tested without a browser; the viewers
-(tournaments/results/views/family.py, templates/games/family_board.html; for Pentagame
-tournaments/results/views/board.py and games/static/games/board.js) only write the shapes out.
+(tournaments/results/views/family.py, tournaments/results/templates/games/family_board.html; for Pentagame
+tournaments/results/views/board.py and tournaments/results/static/agon/board.js) only write the shapes out.
 
 Every piece, tile, scale or token of the position is exactly one shape with a `thing`
 key that names it; decoration (shadows, labels, board lines) has none.

@@ -1,6 +1,6 @@
 """Pentagame's board as plain data: the geometry of the pentagram (book section 15,
 "Solving the board") for drawing it, and a position with its legal moves for the
-recording board (games/static/games/board.js), every rule asked of the engine. Pure:
+recording board (tournaments/results/static/agon/board.js), every rule asked of the engine. Pure:
 no Django; tournaments/results/views/board.py only sends it out."""
 
 from __future__ import annotations

@@ -60,8 +60,7 @@ ALLOWED = {
     # were tournaments/services/ before the move by concern).
     "tournaments/core/audit.py": "the audit row each service writes with its change",
     "tournaments/core/freshness.py": "the standings' version a service bumps with its change",
-    "tournaments/core/idempotency.py": "a write's idempotency key, kept with the write it "
-    "guards",
+    "tournaments/core/idempotency.py": "a write's idempotency key, kept with the write it guards",
 }
 
 

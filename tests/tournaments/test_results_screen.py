@@ -85,7 +85,7 @@ def test_the_screen_shows_every_game_as_a_row_with_the_rounds_progress(client, s
         assert f'id="out-{game.pk}"' in html
     assert html.count('class="pieces-out"') == len(games(round_))
     assert f"0 of {len(games(round_))} games in" in html
-    assert "agon/results.js" in html and "agon/live.js" in html and 'name="agon-live"' in html
+    assert "agon/results.js" in html and "agon/poll.js" in html and 'name="agon-live"' in html
     assert "vendor/htmx-2.0.11.min.js" in html and 'name="htmx-config"' in html
     # htmx saves a game's field when it changes; the answer replaces the field's row.
     assert html.count('hx-trigger="change"') == len(games(round_))

@@ -1,4 +1,4 @@
-"""Pages that keep themselves current: `agon/live.js` has htmx poll the page it is on
+"""Pages that keep themselves current: `agon/poll.js` has htmx poll the page it is on
 every few seconds with If-None-Match; the view answers 304 while nothing it shows has
 changed, else the page, whose marked regions (``data-live-region``) htmx swaps in out of
 band (the module leaves alone any region the organiser is typing in).
@@ -21,7 +21,7 @@ from tournaments.models import Game, Round
 
 # How often the pages poll, in milliseconds.
 POLL_MS = 4000
-# The id of the element agon/live.js polls with (htmx sends it as HX-Trigger).
+# The id of the element agon/poll.js polls with (htmx sends it as HX-Trigger).
 POLLER = "live-poll"
 
 

@@ -4,7 +4,7 @@ broadcast.py). Who may listen is who may see the tournament (permissions.can_vie
 checked when the socket opens and again whenever the tournament is unpublished, moved,
 deleted or loses a director (then 4403). An address holds at most
 LIVE_SOCKETS_PER_ADDRESS sockets (then 4429). Anything sent up the socket is ignored. A
-page whose socket fails polls instead (games/static/games/live_socket.js)."""
+page whose socket fails polls instead (tournaments/results/static/agon/live_socket.js)."""
 
 from __future__ import annotations
 

@@ -106,7 +106,9 @@ SERVICE_MODULES = re.compile(
     r"|core\.(?P<ground>actor|audit|errors|freshness|idempotency|retry))$"
 )
 # Where a view's or an operation's helpers live: followed when read.
-HELPERS = re.compile(r"^(?:tournaments\.(?:\w+\.views\b|api\.|core\.web$|results\.consumers$)|config\.)")
+HELPERS = re.compile(
+    r"^(?:tournaments\.(?:\w+\.views\b|api\.|core\.web$|results\.consumers$)|config\.)"
+)
 
 
 def service_module(module: str) -> str | None:
@@ -114,6 +116,8 @@ def service_module(module: str) -> str | None:
     if not match:
         return None
     return match["module"] or match["concern"] or match["ground"]
+
+
 # DRF's generic actions call these hooks, where the project's code is.
 PERFORM = {
     "create": "perform_create",

@@ -245,7 +245,7 @@ def test_the_team_standings_csv_and_json_equal_the_selector(client, event):
 def test_the_team_standings_page_answers_a_poll_with_304_until_a_result_changes(event):
     four_teams(event)
     viewer = Client()
-    poll = {"HX-Request": "true", "HX-Trigger": "live-poll"}  # agon/live.js's, through htmx
+    poll = {"HX-Request": "true", "HX-Trigger": "live-poll"}  # agon/poll.js's, through htmx
     first = viewer.get(url("team-standings"), headers=poll)
     etag = first["ETag"]
     again = viewer.get(url("team-standings"), headers={**poll, "If-None-Match": etag})

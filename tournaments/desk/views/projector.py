@@ -23,9 +23,9 @@ from tournaments.core.poll import etag_matches
 from tournaments.core.web import viewable_tournament
 from tournaments.models import Game, Round, Tournament
 from tournaments.results.consumers import socket_path
+from tournaments.results.rows import match_sentence
 from tournaments.results.selectors.rounds import TableRow, round_tables
 from tournaments.results.selectors.table_state import round_live_states
-from tournaments.results.rows import match_sentence
 from tournaments.results.views.live_tables import mini_board_geometry
 from tournaments.standings.selectors.standings import (
     Standings,

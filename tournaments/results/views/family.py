@@ -3,7 +3,7 @@ PentaCosmos.
 
 `/games/<id>/view/?ply=N` replays the stored record with the game's own engine up to
 ply N and draws the position server-side (games/pictures/*, an SVG in
-templates/games/family_board.html); stepping is plain links, so the page needs no
+tournaments/results/templates/games/family_board.html); stepping is plain links, so the page needs no
 JavaScript. A Pentagame game goes to its own board page. Who may look is decided as on
 that page: a published round of a tournament the user can see.
 """

@@ -22,7 +22,7 @@ def mini_board_geometry(tournament: Tournament) -> dict[str, Any] | None:
 
 
 def live_tables_config(tournament: Tournament) -> dict[str, Any]:
-    """What agon/live_tables.js needs (templates/tournaments/_live_tables_head.html)."""
+    """What agon/live_tables.js needs (tournaments/results/templates/tournaments/_live_tables_head.html)."""
     return {
         "socket": socket_path(tournament.slug),
         "board": mini_board_geometry(tournament),

@@ -24,6 +24,12 @@ from tournaments.core.web import director_required, posted_game, round_or_404, r
 from tournaments.models import Game, ResultSubmission, Round, Seat, Tournament
 from tournaments.results.forms import ResultForm
 from tournaments.results.offline import idempotent, outcome_response, queued_at, wants_json
+from tournaments.results.rows import (
+    EntryHints,
+    Refusal,
+    result_match_rows,
+    result_row,
+)
 from tournaments.results.selectors.rounds import (
     round_progress,
     round_progress_counted,
@@ -35,12 +41,6 @@ from tournaments.results.selectors.table_state import attach_live
 from tournaments.results.services.plies import ply_conflicts_clear
 from tournaments.results.services.result_path import Outcome, game_confirm_sync, game_result_sync
 from tournaments.results.services.results import game_confirm, result_accept, result_held_set_aside
-from tournaments.results.rows import (
-    EntryHints,
-    Refusal,
-    result_match_rows,
-    result_row,
-)
 from tournaments.results.views.live_tables import live_tables_config
 from tournaments.standings.selectors.standings import standings_state
 

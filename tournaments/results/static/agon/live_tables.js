@@ -2,7 +2,7 @@
 // state (organiser_rows.live_html); this module draws its small board, and on every state
 // the socket brings (live_socket.js) draws the board at once and has the page's poll
 // (live.js) fetch the changed rows now rather than at its next tick.
-import { follow } from "../games/live_socket.js";
+import { follow } from "./live_socket.js";
 import { drawMini, tickClocks } from "../games/mini_board.js";
 
 const config = JSON.parse(document.getElementById("live-tables").textContent);

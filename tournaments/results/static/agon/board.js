@@ -9,10 +9,10 @@
 // Recording needs no signal (issue 25): the position and the legal moves after a tap come
 // from the browser's engine, and every ply goes through the offline queue
 // (agon/offline_queue.js), sent at once with signal and when it returns without.
-import { enqueue, list, onChange } from "../agon/offline_queue.js";
-import { drawThings, el, focusRing, shape } from "./draw.js";
+import { enqueue, list, onChange } from "./offline_queue.js";
+import { drawThings, el, focusRing, shape } from "../games/draw.js";
 import { follow } from "./live_socket.js";
-import { positionPayload, replayFrames } from "./pentagame.js";
+import { positionPayload, replayFrames } from "../games/pentagame.js";
 
 const data = JSON.parse(document.getElementById("pg-data").textContent);
 // Every text the script writes, in the page's language (views_board.board_text).

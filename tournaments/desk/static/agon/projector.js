@@ -3,7 +3,7 @@
 // Games being played show a small live board that moves with every saved ply: the
 // socket (live_socket.js) brings each game's state as it is saved.
 // Keys: right/left arrow = next/previous screen, space = pause.
-import { follow } from "../games/live_socket.js";
+import { follow } from "./live_socket.js";
 import { drawMini, tickClocks } from "../games/mini_board.js";
 
 const config = JSON.parse(document.getElementById("projector-config").textContent);

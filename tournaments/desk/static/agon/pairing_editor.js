@@ -1,4 +1,4 @@
-// The pairing editor (templates/tournaments/_pairing_editor.html): htmx posts the form to
+// The pairing editor (tournaments/desk/templates/tournaments/_pairing_editor.html): htmx posts the form to
 // the live check on each change (nothing is saved) and swaps in its warnings; the check's
 // event says whether the change creates a warning, and then the reason is required before
 // saving, and which players' places the draft changes from the pairing as proposed: their
