@@ -62,14 +62,17 @@ export async function waiting() {
   return (await list()).filter((item) => mine(item) && item.state === "waiting");
 }
 
-// The box's words are the template's, in the page's language: the heading of an item's
-// outcome, and under it the game as this page names it (a saved or repeated entry's state
-// is the page's row to tell); the server's reason only where it is the news.
+// The box's words are the page's language: the heading of an item's outcome from the
+// template, and under it the game as this page names it with the server's reason where
+// that is the news. A saved entry is told in the server's own words (in the language the
+// page was sent in), as the page's message after a form's redirect would tell it ("…:
+// result reported; an opponent must confirm it."); a repeated one by its game alone.
 const ORDER = ["refused", "dispute", "conflict", "duplicate", "saved"];
 function outcomeText(item) {
   const row = document.getElementById(`${item.group}-title`) ?? document.querySelector(`#${CSS.escape(item.group)} > strong`);
   const label = row?.textContent.trim() || item.label;
-  if (["saved", "duplicate"].includes(item.state) || !item.detail) return label;
+  if (item.state === "saved" && item.detail) return item.detail;
+  if (item.state === "duplicate" || !item.detail) return label;
   return fill(text.outcomeDetail, { label, detail: item.detail });
 }
 function group(outcomes, state) {
