@@ -34,7 +34,13 @@ from typing import Any
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
-PAGE_URLCONFS = ("tournaments.urls", "tournaments.results.urls_games")
+PAGE_URLCONFS = (
+    "tournaments.desk.urls",
+    "tournaments.results.urls",
+    "tournaments.standings.urls",
+    "tournaments.transfer.urls",
+    "tournaments.results.urls_games",
+)
 
 # Route name -> the services its view calls (module under tournaments/services, name).
 PAGE_ACTIONS: dict[str, set[str]] = {
