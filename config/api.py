@@ -10,7 +10,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from config.login import TokenSerializer
 from ratings.api import LeaderboardView, PlayerRatingHistoryView
-from tournaments.api import seasons, views
+from tournaments.api import desk, results, seasons, standings
 from tournaments.api.replay import ReplayView
 from tournaments.api.schema import ApiSchema
 from tournaments.core.json_errors import error_response
@@ -41,18 +41,18 @@ class Router(DefaultRouter):
 
 
 router = Router()
-router.register("clubs", views.ClubViewSet, basename="club")
-router.register("players", views.PlayerViewSet, basename="player")
-router.register("tournaments", views.TournamentViewSet, basename="tournament")
-router.register("games", views.GameViewSet, basename="game")
+router.register("clubs", desk.ClubViewSet, basename="club")
+router.register("players", desk.PlayerViewSet, basename="player")
+router.register("tournaments", desk.TournamentViewSet, basename="tournament")
+router.register("games", results.GameViewSet, basename="game")
 
 scoped = Router(trailing_slash=True)
 scoped.include_root_view = False
-scoped.register("entries", views.EntryViewSet, basename="entry")
-scoped.register("rounds", views.RoundViewSet, basename="round")
-scoped.register("teams", views.TeamViewSet, basename="team")
-scoped.register("forbidden-pairs", views.ForbiddenPairViewSet, basename="forbidden-pair")
-scoped.register("submissions", views.SubmissionViewSet, basename="submission")
+scoped.register("entries", desk.EntryViewSet, basename="entry")
+scoped.register("rounds", desk.RoundViewSet, basename="round")
+scoped.register("teams", desk.TeamViewSet, basename="team")
+scoped.register("forbidden-pairs", desk.ForbiddenPairViewSet, basename="forbidden-pair")
+scoped.register("submissions", results.SubmissionViewSet, basename="submission")
 
 club_scoped = Router(trailing_slash=True)
 club_scoped.include_root_view = False
@@ -62,21 +62,21 @@ urlpatterns = [
     path("", include(router.urls)),
     path("tournaments/<slug:slug>/", include(scoped.urls)),
     path("clubs/<slug:club_slug>/", include(club_scoped.urls)),
-    path("tournaments/<slug:slug>/standings/", views.StandingsView.as_view(), name="standings"),
-    path("report/<str:token>/games/<int:game_id>/", views.ReportView.as_view(), name="report"),
+    path("tournaments/<slug:slug>/standings/", standings.StandingsView.as_view(), name="standings"),
+    path("report/<str:token>/games/<int:game_id>/", results.ReportView.as_view(), name="report"),
     path(
         "report/<str:token>/games/<int:game_id>/plies/",
-        views.PlyView.as_view(),
+        results.PlyView.as_view(),
         name="report-plies",
     ),
     path(
         "report/<str:token>/games/<int:game_id>/confirm/",
-        views.ConfirmView.as_view(),
+        results.ConfirmView.as_view(),
         name="report-confirm",
     ),
     path(
         "report/<str:token>/games/<int:game_id>/timer/",
-        views.TimerView.as_view(),
+        results.TimerView.as_view(),
         name="report-timer",
     ),
     path("rules/replay/", ReplayView.as_view(), name="rules-replay"),

@@ -16,7 +16,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api.views import WriteThrottled
+from tournaments.api.common import WriteThrottled
 from tournaments.core.actor import Actor
 from tournaments.core.errors import ServiceError
 from tournaments.core.permissions import can_organise

@@ -102,7 +102,7 @@ def test_the_service_worker_is_served_under_the_manifest_storage_with_the_static
     prefix = worker_prefix(live_server)
     assert prefix == "/static/"
     # The worker keeps what is under the prefix: the collected files, hashed and not.
-    for name in ("agon/sw.js", "agon/offline.js", "games/board.js", "agon/site.css"):
+    for name in ("agon/sw.js", "agon/offline.js", "agon/board.js", "agon/site.css"):
         hashed = collected(live_server)[name]
         assert HASHED.search(hashed), hashed
         for path in (prefix + hashed, prefix + name):

@@ -1,44 +1,38 @@
-"""The REST API: thin views over the same services and selectors as the pages."""
+"""The API of the desk: clubs, players, tournaments, entries, forbidden pairs, teams and
+rounds: thin views over the same services and selectors as the pages."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import asdict
-from typing import Any, TypeVar
+from typing import Any
 
-import django_filters
-from django.core.cache import cache
-from django.db import DataError
-from django.db.models import Count, QuerySet
-from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import filters, generics, mixins, status, viewsets
+from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
-from rest_framework.permissions import AllowAny
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
-from rest_framework.views import APIView
 
 from tournaments.api import serializers as s
-from tournaments.api.middleware import standings_headers
+from tournaments.api.common import (
+    TournamentScoped,
+    WriteThrottled,
+    director_action,
+    pasted,
+    visible_tournaments,
+)
 from tournaments.api.permissions import DirectorsWrite
-from tournaments.api.schema import ApiSchema
 from tournaments.core.actor import Actor
 from tournaments.core.errors import ServiceError
-from tournaments.core.permissions import can_direct, can_organise, can_view
-from tournaments.core.poll import etag_matches
+from tournaments.core.permissions import can_direct, can_organise
 from tournaments.core.visibility import (
     players_visible_to,
     seed_seasons,
     seed_sources,
-    tournaments_visible_to,
 )
 from tournaments.desk.services import clubs as club_services
 from tournaments.desk.services import entries as entry_services
@@ -52,67 +46,15 @@ from tournaments.models import (
     Club,
     Entry,
     ForbiddenPair,
-    Game,
     Player,
-    ResultSubmission,
     Round,
     Season,
-    Seat,
     Team,
     Tournament,
 )
-from tournaments.results.offline import idempotent, outcome_body, queued_at
 from tournaments.results.selectors.rounds import round_tables
-from tournaments.results.services import results as result_services
-from tournaments.results.services.plies import (
-    game_timer_pause,
-    game_timer_resume,
-    ply_conflicts_clear,
-)
-from tournaments.results.services.result_path import (
-    Outcome,
-    ResultEntry,
-    check_reporting_seat,
-    game_confirm_sync,
-    game_result_sync,
-)
-from tournaments.standings.selectors.standings import (
-    standings_etag,
-    standings_key,
-    standings_token,
-    tournament_standings,
-)
 from tournaments.standings.selectors.teams import team_standings
 from tournaments.transfer.services import tournament_import_document
-
-
-class SearchFilter(filters.SearchFilter):
-    """`?search=`, whose bad values (a NUL character) are reported under its name."""
-
-    def get_search_terms(self, request: Request) -> list[str]:
-        try:
-            return list(super().get_search_terms(request))
-        except ValidationError as exc:
-            raise ValidationError({self.search_param: exc.detail}) from None
-
-
-class WriteThrottled:
-    """Writes are throttled (scope "writes"); reads are not. Also the API's schema
-    (documented errors) and list filters."""
-
-    throttle_scope = "writes"
-    schema = ApiSchema()
-    filter_backends = [DjangoFilterBackend, filters.OrderingFilter, SearchFilter]
-
-    def get_throttles(self) -> list[Any]:
-        request = self.request  # type: ignore[attr-defined]
-        if request.method in ("GET", "HEAD", "OPTIONS"):
-            return []
-        return [ScopedRateThrottle()]
-
-
-def visible_tournaments(request: Request) -> QuerySet[Tournament]:
-    return tournaments_visible_to(request.user)
 
 
 class ClubViewSet(WriteThrottled, viewsets.ModelViewSet):
@@ -231,57 +173,29 @@ class TournamentViewSet(WriteThrottled, viewsets.ModelViewSet):
     def add_rounds(self, request: Request, slug: str) -> Response:
         """Plan `count` more rounds, also after the tournament has finished (it runs
         again)."""
-        data = s.AddRoundsSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        tournament = tournament_services.tournament_add_rounds(
+        return director_action(
+            request,
+            tournament_services.tournament_add_rounds,
+            data=s.AddRoundsSerializer,
+            out=s.TournamentSerializer,
             tournament=self.get_object(),
-            count=data.validated_data["count"],
-            by=Actor.director(request.user),
         )
-        return Response(s.TournamentSerializer(tournament).data)
 
     @extend_schema(request=None, responses={200: s.TournamentSerializer})
     @action(detail=True, methods=["post"], url_path="close-evening", filter_backends=[])
     def close_evening(self, request: Request, slug: str) -> Response:
         """Close a club evening (every round closed) and rate it as one period."""
-        tournament = evening_close(tournament=self.get_object(), by=Actor.director(request.user))
-        return Response(s.TournamentSerializer(tournament).data)
+        return director_action(
+            request, evening_close, out=s.TournamentSerializer, tournament=self.get_object()
+        )
 
     @extend_schema(request=None, responses={200: s.TournamentSerializer})
     @action(detail=True, methods=["post"], url_path="reopen-evening", filter_backends=[])
     def reopen_evening(self, request: Request, slug: str) -> Response:
         """Reopen a closed club evening; its rating is taken back until it is closed again."""
-        tournament = evening_reopen(tournament=self.get_object(), by=Actor.director(request.user))
-        return Response(s.TournamentSerializer(tournament).data)
-
-
-class TournamentScoped(WriteThrottled):
-    """Views under /tournaments/{slug}/: load it, check who may read and write."""
-
-    permission_classes = [DirectorsWrite]
-
-    def tournament(self) -> Tournament:
-        cached = getattr(self, "_tournament", None)
-        if cached is None:
-            request: Request = self.request  # type: ignore[attr-defined]
-            cached = get_object_or_404(Tournament, slug=self.kwargs["slug"])  # type: ignore[attr-defined]
-            if not can_view(request.user, cached):
-                raise Http404("no such tournament")
-            if request.method not in ("GET", "HEAD", "OPTIONS") and not can_direct(
-                request.user, cached
-            ):
-                self.permission_denied(request, "only this tournament's directors may change it")  # type: ignore[attr-defined]
-            self._tournament = cached
-        return cached
-
-    def directors_only(self) -> Tournament:
-        """The tournament, for its directors only: reads too (forbidden pairs and their
-        reasons, players' reports are the organiser's business)."""
-        tournament = self.tournament()
-        request: Request = self.request  # type: ignore[attr-defined]
-        if not can_direct(request.user, tournament):
-            self.permission_denied(request, "only this tournament's directors may see this")  # type: ignore[attr-defined]
-        return tournament
+        return director_action(
+            request, evening_reopen, out=s.TournamentSerializer, tournament=self.get_object()
+        )
 
 
 ROUND_NUMBER = OpenApiParameter(
@@ -444,32 +358,29 @@ class EntryViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=None, responses={200: s.EntrySerializer})
     @action(detail=True, methods=["post"])
     def withdraw(self, request: Request, slug: str, pk: str) -> Response:
-        entry = entry_services.entry_withdraw(
-            entry=self.get_object(), by=Actor.director(request.user)
+        return director_action(
+            request, entry_services.entry_withdraw, out=s.EntrySerializer, entry=self.get_object()
         )
-        return Response(s.EntrySerializer(entry).data)
 
     @extend_schema(request=None, responses={200: s.EntrySerializer})
     @action(detail=True, methods=["post"])
     def readmit(self, request: Request, slug: str, pk: str) -> Response:
         """Undo a withdrawal: paired again from the next round."""
-        entry = entry_services.entry_readmit(
-            entry=self.get_object(), by=Actor.director(request.user)
+        return director_action(
+            request, entry_services.entry_readmit, out=s.EntrySerializer, entry=self.get_object()
         )
-        return Response(s.EntrySerializer(entry).data)
 
     @extend_schema(request=s.CheckInSerializer, responses={200: s.EntrySerializer})
     @action(detail=True, methods=["post"], url_path="check-in")
     def check_in(self, request: Request, slug: str, pk: str) -> Response:
         """At the door (``present``: false takes it back)."""
-        data = s.CheckInSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        entry = entry_services.entry_check_in(
+        return director_action(
+            request,
+            entry_services.entry_check_in,
+            data=s.CheckInSerializer,
+            out=s.EntrySerializer,
             entry=self.get_object(),
-            present=data.validated_data["present"],
-            by=Actor.director(request.user),
         )
-        return Response(s.EntrySerializer(entry).data)
 
 
 class ForbiddenPairViewSet(
@@ -547,15 +458,17 @@ class TeamViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnlyM
     @action(detail=True, methods=["post"])
     def withdraw(self, request: Request, slug: str, pk: str) -> Response:
         """Withdraw the team (both players); it is not paired again."""
-        team = team_services.team_withdraw(team=self.get_object(), by=Actor.director(request.user))
-        return Response(s.TeamSerializer(team).data)
+        return director_action(
+            request, team_services.team_withdraw, out=s.TeamSerializer, team=self.get_object()
+        )
 
     @extend_schema(request=None, responses={200: s.TeamSerializer})
     @action(detail=True, methods=["post"])
     def readmit(self, request: Request, slug: str, pk: str) -> Response:
         """Re-admit a withdrawn team (both players): paired again from the next round."""
-        team = team_services.team_readmit(team=self.get_object(), by=Actor.director(request.user))
-        return Response(s.TeamSerializer(team).data)
+        return director_action(
+            request, team_services.team_readmit, out=s.TeamSerializer, team=self.get_object()
+        )
 
     @extend_schema(request=s.TeamRenameSerializer, responses={200: s.TeamSerializer})
     def partial_update(self, request: Request, slug: str, pk: str) -> Response:
@@ -663,10 +576,9 @@ class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnly
     @extend_schema(request=None, responses={200: s.RoundSerializer})
     @action(detail=True, methods=["post"])
     def publish(self, request: Request, slug: str, number: str) -> Response:
-        round_ = round_services.round_publish(
-            round=self.get_object(), by=Actor.director(request.user)
+        return director_action(
+            request, round_services.round_publish, out=s.RoundSerializer, round=self.get_object()
         )
-        return Response(s.RoundSerializer(round_).data)
 
     @extend_schema(request=s.PairRequestSerializer, responses={200: s.RoundSerializer})
     @action(detail=True, methods=["post"])
@@ -812,360 +724,32 @@ class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnly
     @extend_schema(request=s.CloseSerializer, responses={200: s.RoundSerializer})
     @action(detail=True, methods=["post"])
     def close(self, request: Request, slug: str, number: str) -> Response:
-        data = s.CloseSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        round_ = round_services.round_close(
+        return director_action(
+            request,
+            round_services.round_close,
+            data=s.CloseSerializer,
+            out=s.RoundSerializer,
             round=self.get_object(),
-            by=Actor.director(request.user),
-            force=data.validated_data["force"],
         )
-        return Response(s.RoundSerializer(round_).data)
 
     @extend_schema(request=None, responses={200: s.RoundSerializer})
     @action(detail=True, methods=["post"])
     def reopen(self, request: Request, slug: str, number: str) -> Response:
         """Reopen the last closed round while the next is not paired."""
-        round_ = round_services.round_reopen(
-            round=self.get_object(), by=Actor.director(request.user)
+        return director_action(
+            request, round_services.round_reopen, out=s.RoundSerializer, round=self.get_object()
         )
-        return Response(s.RoundSerializer(round_).data)
 
     @extend_schema(request=None, responses={200: s.RoundSerializer})
     @action(detail=True, methods=["post"])
     def unpublish(self, request: Request, slug: str, number: str) -> Response:
         """Take back a published round nobody has played on yet."""
-        round_ = round_services.round_unpublish(
-            round=self.get_object(), by=Actor.director(request.user)
+        return director_action(
+            request, round_services.round_unpublish, out=s.RoundSerializer, round=self.get_object()
         )
-        return Response(s.RoundSerializer(round_).data)
 
     @extend_schema(responses={200: s.TableOutSerializer(many=True)})
     @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def tables(self, request: Request, slug: str, number: str) -> Response:
         tables = round_tables(round_=self.get_object())
         return Response(s.TableOutSerializer(tables, many=True).data)
-
-
-class SubmissionFilter(django_filters.FilterSet):
-    round = django_filters.NumberFilter(field_name="game__table__round__number")
-    game = django_filters.NumberFilter(field_name="game_id")
-
-    class Meta:
-        model = ResultSubmission
-        fields = ["state"]
-
-
-class SubmissionViewSet(TournamentScoped, viewsets.ReadOnlyModelViewSet):
-    """Every report of the tournament's games: players' reports through their own links
-    and directors' entries (the games' audit trail). Directors only. `accept/` makes a
-    waiting or disputed report the game's result, as the results screen's button does."""
-
-    serializer_class = s.SubmissionSerializer
-    lookup_value_regex = "[0-9]+"
-    filterset_class = SubmissionFilter
-    ordering_fields = ["created_at"]
-    error_codes = ("403",)
-
-    def get_queryset(self) -> QuerySet[ResultSubmission]:
-        if getattr(self, "swagger_fake_view", False):
-            return ResultSubmission.objects.none()
-        return (
-            ResultSubmission.objects.filter(game__table__round__tournament=self.directors_only())
-            .select_related("game__table__round", "by_seat__entry__player")
-            .order_by("pk")
-        )
-
-    @extend_schema(
-        request=s.AcceptSerializer,
-        responses={
-            200: s.GameSerializer,
-            409: OpenApiResponse(
-                description="the game changed since `version`, or the report is no longer open"
-            ),
-        },
-    )
-    @action(detail=True, methods=["post"])
-    def accept(self, request: Request, slug: str, pk: str) -> Response:
-        """This report is the game's result; every other submission of the game is
-        discarded."""
-        data = s.AcceptSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        game = result_services.result_accept(
-            submission=self.get_object(),
-            version=data.validated_data.get("version"),
-            by=Actor.director(request.user),
-            correction=data.validated_data["correction"],
-        )
-        return Response(s.GameSerializer(game).data)
-
-    @extend_schema(
-        request=s.CorrectionSerializer,
-        responses={
-            200: s.GameSerializer,
-            409: OpenApiResponse(
-                description="the entry is no longer held for the organiser, or its round "
-                "is closed and `correction` was not given"
-            ),
-        },
-    )
-    @action(detail=True, methods=["post"], url_path="set-aside")
-    def set_aside(self, request: Request, slug: str, pk: str) -> Response:
-        """An entry held from a device's offline queue (docs/offline.md) is set aside:
-        the game's result stays as it is, the entry stays in its trail, decided."""
-        data = s.CorrectionSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        game = result_services.result_held_set_aside(
-            submission=self.get_object(),
-            by=Actor.director(request.user),
-            correction=data.validated_data["correction"],
-        )
-        return Response(s.GameSerializer(game).data)
-
-
-def game_again(
-    view: generics.GenericAPIView, request: Request, *args: Any, **kwargs: Any
-) -> Response:
-    """A replayed write's answer (docs/offline.md): its key keeps no game, so the game
-    is read again as it now is, by the same lookup as the write's."""
-    token = kwargs.get("token")
-    game = _player(token, kwargs["game_id"])[1] if token else view.get_object()
-    return Response(s.GameSerializer(game).data)
-
-
-class GameViewSet(WriteThrottled, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """A game and its result. PUT/PATCH records a result: pieces out, a move record
-    the rules engine validates, or the online client's event list."""
-
-    serializer_class = s.GameSerializer
-    permission_classes = [DirectorsWrite]
-    filterset_fields = ["status", "table__round__number"]
-    # POST only for the plies action (there is no game to create).
-    http_method_names = ["get", "post", "put", "patch", "delete", "head", "options"]
-
-    def get_queryset(self) -> QuerySet[Game]:
-        tournaments = visible_tournaments(self.request)
-        return (
-            Game.objects.filter(table__round__tournament__in=tournaments)
-            .exclude(table__round__status=Round.Status.PAIRED)
-            .select_related("table__round__tournament")
-            .annotate(seat_count=Count("table__seats"))
-            .order_by("id")
-        )
-
-    @extend_schema(
-        request=s.GameResultSerializer,
-        responses={
-            200: s.GameSerializer,
-            409: OpenApiResponse(
-                description="the game changed since `version`, or its round is closed and "
-                "`correction` was not given"
-            ),
-        },
-    )
-    @idempotent(reread=game_again)
-    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        game = self.get_object()
-        by = Actor.director(request.user)
-        return game_answer(record_result(game, request, by))
-
-    @extend_schema(
-        parameters=[s.ClearResultSerializer],
-        request=None,
-        responses={
-            200: s.GameSerializer,
-            409: OpenApiResponse(description="the game changed since `version`"),
-        },
-    )
-    @action(detail=True, methods=["delete"], url_path="result")
-    def clear_result(self, request: Request, pk: str) -> Response:
-        """Takes the game's result back: not played yet; its submissions stay listed,
-        discarded. In a closed round standings and ratings are computed again."""
-        query = s.ClearResultSerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        game = result_services.game_clear(
-            game=self.get_object(),
-            version=query.validated_data.get("version"),
-            by=Actor.director(request.user),
-            correction=query.validated_data["correction"],
-        )
-        return Response(s.GameSerializer(game).data)
-
-    @extend_schema(
-        request=s.PlySerializer,
-        responses={200: s.GameSerializer, 409: OpenApiResponse(description="another ply")},
-    )
-    @action(detail=True, methods=["post"], url_path="plies")
-    @idempotent(reread=game_again)
-    def plies(self, request: Request, pk: str) -> Response:
-        """Record the game live, one ply at a time (or undo the last), as the board does."""
-        return game_answer(record_ply(self.get_object(), request, Actor.director(request.user)))
-
-    @extend_schema(request=s.TimerSerializer, responses={200: s.GameSerializer})
-    @action(detail=True, methods=["post"], url_path="timer")
-    @idempotent(reread=game_again)
-    def timer(self, request: Request, pk: str) -> Response:
-        """Pause or resume the table's egg timer, as the board's button does."""
-        return Response(set_timer(self.get_object(), request, Actor.director(request.user)))
-
-    @extend_schema(request=None, responses={200: s.GameSerializer})
-    @action(detail=True, methods=["delete"], url_path="flag")
-    def clear_flag(self, request: Request, pk: str) -> Response:
-        """The organiser has looked at a flagged table (a ply another device sent was
-        refused): the game's flag stops showing, as the results screen's button does."""
-        game = self.get_object()
-        ply_conflicts_clear(game=game, by=Actor.director(request.user))
-        game.refresh_from_db()
-        return Response(s.GameSerializer(game).data)
-
-
-def game_answer(outcome: Outcome) -> Response:
-    """The game as it now is; an entry sent from an offline queue and kept for the
-    organiser (a dispute, a ply conflict) is a 202 saying so (docs/offline.md)."""
-    if outcome.kept:
-        return Response(outcome_body(outcome), status=202)
-    return Response(s.GameSerializer(outcome.game).data)
-
-
-def record_result(game: Game, request: Request, by: Actor) -> Outcome:
-    data = s.GameResultSerializer(data=request.data)
-    data.is_valid(raise_exception=True)
-    v = data.validated_data
-    entry = ResultEntry(
-        out=v.get("out"),
-        finished=v["finished"],
-        colours_out=v.get("colours_out"),
-        moves=v.get("moves"),
-        setup=v.get("setup"),
-        events=v.get("events"),
-        turn_ended=v["turn_ended"],
-        position=v.get("position"),
-    )
-    return game_result_sync(
-        game=game,
-        entry=entry,
-        version=v.get("version"),
-        by=by,
-        queued_at=queued_at(request),
-        correction=v["correction"],
-    )
-
-
-class StandingsView(TournamentScoped, APIView):
-    """Standings with tie-breaks. Cheap to poll: answers 304 to a matching ETag (made
-    from the tournament's `standings_version`); a published tournament's polls are
-    mostly answered before this view, by `StandingsPollMiddleware`."""
-
-    @extend_schema(responses={200: OpenApiResponse(description="standings rows with tie-breaks")})
-    def get(self, request: Request, slug: str) -> HttpResponse:
-        tournament = self.tournament()
-        return standings_response(tournament, request.headers.get("If-None-Match"))
-
-
-def standings_response(tournament: Tournament, seen: str | None) -> HttpResponse:
-    """304 for a matching ETag, else the standings body, rendered once per standings
-    version (kept in the cache, so every process and poller shares it)."""
-    token = standings_token(tournament)
-    response: HttpResponse
-    if etag_matches(seen, standings_etag(token)):
-        response = HttpResponseNotModified()
-    else:
-        key = standings_key(token, "json")
-        body = cache.get(key)
-        if body is None:
-            standings = tournament_standings(tournament=tournament)
-            body = JSONRenderer().render(standings.as_json())
-            cache.set(key, body, timeout=3600)
-        response = HttpResponse(body, content_type="application/json")
-    return standings_headers(response, token, tournament.updated_at)
-
-
-T = TypeVar("T")
-
-
-def pasted(field: str, paste: Callable[[], T]) -> T:
-    """A pasted list through its service: a number or name too big for the database is
-    the list's fault, named as its field (a 400), never a 500."""
-    try:
-        return paste()
-    except (OverflowError, DataError):
-        raise ServiceError("a rating is out of range or a name too long", field=field) from None
-
-
-def record_ply(game: Game, request: Request, by: Actor) -> Outcome:
-    data = s.PlySerializer(data=request.data)
-    data.is_valid(raise_exception=True)
-    return game_result_sync(
-        game=game, entry=ResultEntry(ply=data.entry()), by=by, queued_at=queued_at(request)
-    )
-
-
-def _player(token: str, game_id: int) -> tuple[Actor, Game]:
-    seat = get_object_or_404(
-        Seat.objects.select_related("table__round"), report_token=token, table__is_bye=False
-    )
-    game = get_object_or_404(Game, table_id=seat.table_id, pk=game_id)
-    return Actor.player(seat), game
-
-
-class ReportView(WriteThrottled, generics.GenericAPIView):
-    """A player reports a game of their table through their own private link's token."""
-
-    permission_classes = [AllowAny]
-    serializer_class = s.GameResultSerializer
-
-    @extend_schema(request=s.GameResultSerializer, responses={200: s.GameSerializer})
-    @idempotent(reread=game_again)
-    def post(self, request: Request, token: str, game_id: int) -> Response:
-        by, game = _player(token, game_id)
-        return game_answer(record_result(game, request, by))
-
-
-class PlyView(WriteThrottled, generics.GenericAPIView):
-    """A player records her table's game live, one ply at a time, through her link's
-    token: any ply of the game (one phone at the table, or one each); undo only her own."""
-
-    permission_classes = [AllowAny]
-    serializer_class = s.PlySerializer
-
-    @extend_schema(request=s.PlySerializer, responses={200: s.GameSerializer})
-    @idempotent(reread=game_again)
-    def post(self, request: Request, token: str, game_id: int) -> Response:
-        by, game = _player(token, game_id)
-        return game_answer(record_ply(game, request, by))
-
-
-def set_timer(game: Game, request: Request, by: Actor) -> dict[str, Any]:
-    data = s.TimerSerializer(data=request.data)
-    data.is_valid(raise_exception=True)
-    pause = data.validated_data["paused"]
-    saved = (game_timer_pause if pause else game_timer_resume)(game=game, by=by)
-    return s.GameSerializer(saved).data
-
-
-class TimerView(WriteThrottled, generics.GenericAPIView):
-    """A seat's link pauses or resumes her table's egg timer."""
-
-    permission_classes = [AllowAny]
-    serializer_class = s.TimerSerializer
-
-    @extend_schema(request=s.TimerSerializer, responses={200: s.GameSerializer})
-    @idempotent(reread=game_again)
-    def post(self, request: Request, token: str, game_id: int) -> Response:
-        by, game = _player(token, game_id)
-        return Response(set_timer(game, request, by))
-
-
-class ConfirmView(WriteThrottled, generics.GenericAPIView):
-    """Another seat's player confirms a reported result; only then does it count."""
-
-    permission_classes = [AllowAny]
-    serializer_class = s.ConfirmSerializer
-
-    @extend_schema(request=s.ConfirmSerializer, responses={200: s.GameSerializer})
-    @idempotent(reread=game_again)
-    def post(self, request: Request, token: str, game_id: int) -> Response:
-        by, game = _player(token, game_id)
-        data = s.ConfirmSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        check_reporting_seat(by, data.validated_data.get("position"))
-        return game_answer(game_confirm_sync(game=game, by=by))
