@@ -34,6 +34,21 @@ class ReplayOutcome(Protocol):
 
 
 @dataclass(frozen=True)
+class Board:
+    """A game's own board page (tournaments/results/views/board.py, agon/board.js): the
+    page draws the board from ``geometry()`` with a piece shape per seat position
+    (``shapes``), asks ``position(record)`` for the position and its legal moves, and a
+    spectator's small board ``snapshot(record)`` for the position alone. A record the
+    engine cannot read raises ``refused`` (a ValueError)."""
+
+    geometry: Callable[[], dict[str, Any]]
+    shapes: tuple[str, ...]
+    position: Callable[[dict[str, Any]], dict[str, Any]]
+    snapshot: Callable[[dict[str, Any]], dict[str, Any]]
+    refused: type[ValueError]
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """What the tournament side needs to know about a game.
 
@@ -80,16 +95,24 @@ class Ruleset:
     has_colour_letters: bool = False
     # The 2 vs 2 team variant, partners sitting opposite (section 3).
     has_team_variant: bool = False
-    # A board page of its own (tournaments/results/views/board.py): record a game by taps on the
-    # board and replay it; the others step through `start` and `picture`.
-    has_board_page: bool = False
-    # A game can be imported from the online client's event list
-    # (games/pentagame/importer.py).
-    imports_online_events: bool = False
+    # A board page of its own (Board, above): record a game by taps on the board and
+    # replay it; the others step through `start` and `picture`.
+    board: Board | None = None
+    # Reads the online client's event list into a record (games/pentagame/importer.py;
+    # raises a ValueError with the reason); None: the game cannot be imported.
+    import_events: Callable[[Any], Any] | None = None
     # The book's duration of one game by table size, in minutes (Table 3: "duration
     # (ca.) 20min 40min 1h 20min" at 2, 3 and 4 players), shown beside a club's own game
     # lengths (docs/statistics.md); empty for a game the book does not time.
     book_minutes: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def has_board_page(self) -> bool:
+        return self.board is not None
+
+    @property
+    def imports_online_events(self) -> bool:
+        return self.import_events is not None
 
     @property
     def has_decider(self) -> bool:
@@ -149,6 +172,12 @@ def get(name: str) -> Ruleset:
 def all_rulesets() -> list[Ruleset]:
     _load_builtin()
     return [_REGISTRY[name] for name in sorted(_REGISTRY)]
+
+
+def board_game() -> Ruleset:
+    """The game whose board the public position endpoint answers for (one game of the
+    family has a board page of its own); a client names no game there."""
+    return next(ruleset for ruleset in all_rulesets() if ruleset.board is not None)
 
 
 def choices() -> list[tuple[str, str]]:
@@ -239,6 +268,7 @@ def _load_builtin() -> None:
         return
     _loaded = True
     from games import pentagame
+    from games.pictures import pentagame as pentagame_board
 
     register(
         Ruleset(
@@ -254,8 +284,14 @@ def _load_builtin() -> None:
             points_are_dropped_scores=True,
             has_colour_letters=True,
             has_team_variant=True,
-            has_board_page=True,
-            imports_online_events=True,
+            board=Board(
+                geometry=pentagame_board.board_geometry,
+                shapes=pentagame_board.SHAPES,
+                position=pentagame_board.position_payload,
+                snapshot=pentagame_board.position_snapshot,
+                refused=pentagame.PentagameError,
+            ),
+            import_events=pentagame.import_events,
             book_minutes=((2, 20), (3, 40), (4, 80)),
             parse_move=pentagame.parse_move,
         )

@@ -23,10 +23,11 @@ from games.pentagame.board import (
 from games.pentagame.notation import Move
 from games.pentagame.replay import check_record, start_game
 from games.pentagame.rules import BLACK_BASE, GREY_BASE, OUT, Position
+from games.pictures.shapes import SEAT_SHAPES
 
 # A player's set is told apart by its shape (book §1: "stars ... moons ... circles,
 # triangles, or squares"); the fifth only matters at a five-player table.
-SHAPES = ("circle", "triangle", "square", "star", "diamond")
+SHAPES = SEAT_SHAPES
 
 # --- geometry (book §15, "Solving the board") ------------------------------------------
 

@@ -10,6 +10,9 @@ from collections.abc import Iterable
 from typing import Literal, NotRequired, TypedDict
 
 Point = tuple[float, float]
+# The piece shape of each seat position, 1 to 5: how every page marks a seat's pieces,
+# whatever the game (a board page draws its pieces in them too).
+SEAT_SHAPES = ("circle", "triangle", "square", "star", "diamond")
 Kind = Literal["rect", "circle", "ellipse", "polygon", "polyline", "path", "line", "text"]
 
 

@@ -17,7 +17,6 @@ from django.db.models import DateTimeField, ExpressionWrapper, F, Max, Min, Q, Q
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
-from games.pictures.pentagame import position_snapshot
 from tournaments.models import Game, Ply, PlyConflict, Round, Seat, Tournament
 from tournaments.results.egg_timer import Clock, clock
 from tournaments.results.selectors.rounds import TableRow
@@ -35,13 +34,13 @@ def _variant(tournament: Tournament, seats: int) -> str:
 
 
 def _board(tournament: Tournament, game: Game, seats: int) -> dict[str, Any] | None:
-    ruleset = tournament.ruleset
-    if not ruleset.has_board_page:
+    board = tournament.ruleset.board
+    if board is None:
         return None
     record = {"players": seats, "variant": _variant(tournament, seats), "moves": list(game.moves)}
     try:
-        return position_snapshot(record)
-    except ValueError:
+        return board.snapshot(record)
+    except board.refused:
         return None
 
 

@@ -24,7 +24,6 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import pentagame
 from tournaments import signals
 from tournaments.core import jsonbody
 from tournaments.core.actor import Actor, require_actor
@@ -946,7 +945,8 @@ def game_import_events(
     correction: bool = False,
 ) -> Game:
     """Import a game from the online client's JSON event list (Pentagame only)."""
-    if not game.table.round.tournament.ruleset.imports_online_events:
+    import_events = game.table.round.tournament.ruleset.import_events
+    if import_events is None:
         raise ServiceError(_("only Pentagame games can be imported from the online client"))
     if isinstance(events, str):
         # Typed into a form: read with the API's limits (depth, lone surrogates).
@@ -957,8 +957,8 @@ def game_import_events(
                 _("the event list cannot be imported: %(exc)s") % {"exc": exc}, field="events"
             ) from None
     try:
-        imported = pentagame.import_events(events)
-    except pentagame.PentagameError as exc:
+        imported = import_events(events)
+    except ValueError as exc:
         raise ServiceError(
             _("the event list cannot be imported: %(exc)s") % {"exc": exc}, field="events"
         ) from None

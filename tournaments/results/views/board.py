@@ -24,8 +24,9 @@ from django.utils.translation import pgettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import pentagame
-from games.pictures.pentagame import SHAPES, board_geometry, position_payload
+from games import rulesets
+from games.pictures.shapes import SEAT_SHAPES
+from games.rulesets import Board
 from tournaments.core import jsonbody
 from tournaments.core.actor import Actor
 from tournaments.core.errors import ServiceError
@@ -59,13 +60,24 @@ def position(request: HttpRequest) -> JsonResponse:
     moves = record.get("moves") if isinstance(record, dict) else None
     if isinstance(moves, list) and len(moves) > MAX_PLIES:
         return error_response(f"a record has at most {MAX_PLIES} moves", field="moves")
+    board = rulesets.board_game().board
+    assert board is not None
     try:
-        return JsonResponse(position_payload(record))
-    except pentagame.PentagameError as exc:
+        return JsonResponse(board.position(record))
+    except board.refused as exc:
         return error_response(exc, field="moves")
 
 
 # --- pages ------------------------------------------------------------------------------
+
+
+def _board_of(game: Game) -> Board:
+    """The board of the game's ruleset; a game without a board page has no such page
+    (game_or_404 refuses it before)."""
+    board = game.table.round.tournament.ruleset.board
+    if board is None:
+        raise Http404("this game has no board page")
+    return board
 
 
 def _shape_names() -> dict[str, str]:
@@ -181,8 +193,8 @@ def players_in_moving_order(game: Game) -> list[dict[str, Any]]:
             "seat": i + 1,
             "position": pos,
             "name": seats[pos],
-            "shape": SHAPES[pos - 1],
-            "shapes": shapes[SHAPES[pos - 1]],
+            "shape": SEAT_SHAPES[pos - 1],
+            "shapes": shapes[SEAT_SHAPES[pos - 1]],
         }
         for i, pos in enumerate(order)
     ]
@@ -198,7 +210,7 @@ def _page(request: HttpRequest, game: Game, mode: str, **extra: Any) -> HttpResp
     record = _record(game, players)
     data: dict[str, Any] = {
         "mode": mode,
-        "board": board_geometry(),
+        "board": _board_of(game).geometry(),
         "players": players,
         "record": record,
         "urls": {
@@ -240,7 +252,7 @@ def _page(request: HttpRequest, game: Game, mode: str, **extra: Any) -> HttpResp
         except ValueError:
             data["ply"] = plies
     else:
-        data["position"] = position_payload(record)
+        data["position"] = _board_of(game).position(record)
     table = game.table
     return render(
         request,
@@ -432,7 +444,7 @@ def game_state(game: Game, *, legal: bool = True) -> dict[str, Any]:
         "replay_url": reverse("games:replay", args=[game.pk]),
     }
     if legal:
-        state["position"] = position_payload(record)
+        state["position"] = _board_of(game).position(record)
     return state
 
 

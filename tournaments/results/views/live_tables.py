@@ -7,7 +7,6 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.pictures.pentagame import SHAPES, board_geometry
 from tournaments.models import Tournament
 from tournaments.results.consumers import socket_path
 
@@ -16,9 +15,10 @@ def mini_board_geometry(tournament: Tournament) -> dict[str, Any] | None:
     """What a page needs to draw small live boards (games/static/games/mini_board.js):
     the board's geometry and the piece shape of each seat position; None for games
     without a board page."""
-    if not tournament.ruleset.has_board_page:
+    board = tournament.ruleset.board
+    if board is None:
         return None
-    return {"geometry": board_geometry(), "shapes": list(SHAPES)}
+    return {"geometry": board.geometry(), "shapes": list(board.shapes)}
 
 
 def live_tables_config(tournament: Tournament) -> dict[str, Any]:
