@@ -10,7 +10,13 @@
    state and the winners must agree at every ply.
 3. Validation: replays the whole corpus from its text records (parsing included, parse
    cache cleared first), with the engine's `replay()` and with the reference, runs
-   alternating; plies per second and the ratio.
+   alternating; plies per second and the ratio. Alternating with them, the shared
+   reference of the issue's target (`../shared/reference/pentaref.py`, its `replay`;
+   `--shared` names another path) and the engine again, both on the corpus games that
+   the shared reference reads (it knows neither the team game inside out nor the
+   five-player game inside out): the ratio on the same games. Every one of those games
+   is first replayed by both and must agree (legal, plies, finished, seat to move,
+   pieces out per seat).
 4. Legal-move generation: --positions positions spread over the corpus, every legal
    move of the seat to move: the engine's `legal_codes`, a plain breadth-first search per
    piece over the engine's position (`bfs_legal_codes`), and the reference's
@@ -18,14 +24,16 @@
 
 Timings are CPU time (`time.process_time`: the machine is shared), the best of --repeat
 runs (the medians are printed too), everything on one core in one process. The engine's
-move generator is its compiled build when one is current (games/pentagame/compiled.py;
-the first line says which): `AGON_PURE_ENGINE=1` measures the pure-Python file instead.
+move generator and replay loop are their compiled builds when they are current
+(games/pentagame/compiled.py; the first lines say which): `AGON_PURE_ENGINE=1` measures
+the pure-Python files instead.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import importlib.util
 import platform
 import statistics
 import sys
@@ -45,7 +53,7 @@ from bench.engine_reference import (  # noqa: E402
     ref_replay,
     ref_start,
 )
-from games.pentagame import movegen  # noqa: E402
+from games.pentagame import movegen, playloop  # noqa: E402
 from games.pentagame.board import ADJ  # noqa: E402
 from games.pentagame.movegen import legal_codes  # noqa: E402
 from games.pentagame.notation import _parse_move, parse_move  # noqa: E402
@@ -54,6 +62,46 @@ from games.pentagame.replay import replay  # noqa: E402
 from games.pentagame.rules import PLAYABLE_VARIANTS, Position  # noqa: E402
 
 VARIANTS = PLAYABLE_VARIANTS
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "reference" / "pentaref.py"
+
+
+def load_shared(path: Path) -> Any:
+    """The shared reference module, as it is (it is measured, never changed)."""
+    spec = importlib.util.spec_from_file_location("pentaref", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load the shared reference {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["pentaref"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def shared_variant(shared: Any, players: int, variant: str) -> str | None:
+    """The shared reference's name of a variant (five players: `five`), or None when it
+    does not know the variant."""
+    name = "five" if players == 5 and variant == "standard" else variant
+    known = shared.VARIANT_PLAYERS.get(name, ())
+    return name if players in known else None
+
+
+def check_shared(
+    shared: Any, records: list[dict[str, Any]], theirs_records: list[dict[str, Any]]
+) -> int:
+    """Replays every record with both (the second list: the same records under the shared
+    reference's names of the variants); they must agree. The plies checked."""
+    plies = 0
+    for rec, their_rec in zip(records, theirs_records, strict=True):
+        ours = replay(rec)
+        theirs, _ = shared.replay(their_rec)
+        got = (theirs["ok"], theirs["plies"], theirs["finished"], theirs["to_move"])
+        want = (ours.ok, ours.plies, ours.finished, ours.to_move)
+        if got != want or list(theirs["out"]) != list(ours.out):
+            raise SystemExit(
+                f"the shared reference disagrees on a {rec['players']}-player "
+                f"{rec['variant']} game: {theirs} against {ours.to_dict(details=False)}"
+            )
+        plies += ours.plies
+    return plies
 
 
 def bfs_targets(frm: int, occ: int) -> list[int]:
@@ -116,6 +164,16 @@ def reference_replay(rec: dict[str, Any]) -> int:
     return ref_replay(rec)[0]
 
 
+def shared_replay(shared: Any) -> Callable[[dict[str, Any]], int]:
+    def run(rec: dict[str, Any]) -> int:
+        out, _ = shared.replay(rec)
+        if not out["ok"]:
+            raise SystemExit(f"the shared reference finds a corpus game illegal: {out}")
+        return int(out["plies"])
+
+    return run
+
+
 def time_generation(positions: list[Any], gen: Callable[[Any], Any]) -> tuple[int, float]:
     moves = 0
     gc.collect()
@@ -155,7 +213,11 @@ def main() -> None:
     )
     ap.add_argument("--repeat", type=int, default=3, help="timings are the best of this many")
     ap.add_argument("--no-check", action="store_true", help="skip the agreement check")
+    ap.add_argument(
+        "--shared", type=Path, default=SHARED, help="the shared reference (pentaref.py)"
+    )
     args = ap.parse_args()
+    shared = load_shared(args.shared)
     if args.variants == "all":
         variants = list(VARIANTS)
     else:
@@ -172,6 +234,8 @@ def main() -> None:
     print(f"Python {platform.python_version()} on {platform.machine()}, one core, CPU time")
     form = "compiled (Cython build of movegen.py)" if movegen._COMPILED else "pure Python"
     print(f"move generator: {form}")
+    form = "compiled (Cython build of playloop.py)" if playloop._COMPILED else "pure Python"
+    print(f"replay loop: {form}")
     print(
         f"corpus: {len(records)} random legal games ({args.games} of each of "
         f"{len(variants)} variants), seed {args.seed}: {total_plies} plies "
@@ -185,14 +249,34 @@ def main() -> None:
             f"winners equal at every ply ({time.perf_counter() - t0:.1f} s)"
         )
 
+    # The corpus games the shared reference reads, under its names of the variants.
+    common = [
+        {**rec, "variant": name}
+        for rec in records
+        if (name := shared_variant(shared, rec["players"], rec["variant"])) is not None
+    ]
+    ours_common = [rec for rec in records if shared_variant(shared, rec["players"], rec["variant"])]
+    common_plies = sum(len(r["moves"]) for r in common)
+    t0 = time.perf_counter()
+    checked = check_shared(shared, ours_common, common)
+    print(
+        f"shared reference ({args.shared}): {len(common)} of the games "
+        f"({common_plies} plies), every one replayed alike by both ({checked} plies; "
+        f"{time.perf_counter() - t0:.1f} s)"
+    )
+
+    share = shared_replay(shared)
     val = alternate(
         args.repeat,
         {
             "engine": lambda: time_validation(records, engine_replay),
             "reference": lambda: time_validation(records, reference_replay),
+            "engine (shared games)": lambda: time_validation(ours_common, engine_replay),
+            "shared": lambda: time_validation(common, share),
         },
     )
     assert val["engine"][0] == val["reference"][0] == total_plies
+    assert val["engine (shared games)"][0] == val["shared"][0] == common_plies
 
     # Positions spread evenly over the corpus (before each ply), as working copies for
     # the engine and as states for the reference.
@@ -238,6 +322,18 @@ def main() -> None:
         f"{'  median of runs':<30}{med['engine']:>12,.0f}{'':>12}{med['reference']:>12,.0f}"
         f"{med['engine'] / med['reference']:>13.2f}x"
     )
+    # On the shared reference's games: the same games for both, in the same runs.
+    shared_rate = {name: common_plies / t for name, (_, t, _) in val.items()}
+    shared_med = {name: common_plies / m for name, (_, _, m) in val.items()}
+    mine = "engine (shared games)"
+    print(
+        f"{'validate, shared ref. games':<30}{shared_rate[mine]:>12,.0f}{'':>12}"
+        f"{shared_rate['shared']:>12,.0f}{shared_rate[mine] / shared_rate['shared']:>13.2f}x"
+    )
+    print(
+        f"{'  median of runs':<30}{shared_med[mine]:>12,.0f}{'':>12}"
+        f"{shared_med['shared']:>12,.0f}{shared_med[mine] / shared_med['shared']:>13.2f}x"
+    )
     print(
         f"{'legal moves (positions/s)':<30}{grate['engine']:>12,.0f}{grate['plain BFS']:>12,.0f}"
         f"{grate['reference']:>12,.0f}"
@@ -248,7 +344,11 @@ def main() -> None:
         f"{gmed['reference']:>12,.0f}"
         f"{gmed['engine'] / gmed['plain BFS']:>6.2f}x/{gmed['engine'] / gmed['reference']:.2f}x"
     )
-    print(f"(best of {args.repeat} alternating runs; legal-move ratios: vs plain BFS/vs reference)")
+    print(
+        f"(best of {args.repeat} alternating runs; validate: the reference is "
+        "bench/engine_reference.py, on the shared reference's games pentaref.py; "
+        "legal-move ratios: vs plain BFS/vs reference)"
+    )
 
 
 if __name__ == "__main__":

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from . import compiled
 
-# The Cython build of movegen.py, when one of today's sources is there (compiled.py): it
-# is found before the .py file because its directory comes first on the package's path.
-if compiled.wanted() and compiled.BUILD.current():
+# The Cython builds of movegen.py and playloop.py, when those of today's sources are there
+# (compiled.py): they are found before the .py files because their directory comes first
+# on the package's path.
+if compiled.wanted() and compiled.current():
     __path__.insert(0, str(compiled.BUILD_DIR))
 
 from .errors import IllegalMove, NotationError, PentagameError

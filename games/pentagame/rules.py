@@ -13,9 +13,9 @@ from functools import lru_cache
 from typing import Final
 
 from .board import COLOUR_NAMES, COLOURS, N_STOPS, corner, crossing
-from .errors import IllegalMove, PentagameError
-from .notation import Move, _parse_move, format_move, format_stop
-from .paths import BIT, blocking_stop, reaches
+from .errors import IllegalMove
+from .notation import Move, format_move, format_stop
+from .paths import blocking_stop, reaches
 
 VARIANT_FLAGS: Final = ("standard", "teams", "inside-out", "five")
 # Every table a record can name, each variant of docs/rules.md: the game for 2 to 5
@@ -387,172 +387,12 @@ class Position:
     def play(self, moves: Sequence[str]) -> tuple[int, str] | None:
         """Apply recorded moves (their texts) in turn, exactly as `apply` would one by
         one; stop at the first that cannot be read or is illegal and return its index and
-        reason (None: every move applied).
+        reason (None: every move applied). The loop lives in playloop.py (compiled, like
+        the move generator, when its build is current)."""
+        # Imported here: playloop imports this module.
+        from .playloop import play
 
-        The plain plies of `apply`'s fast path run here with the position's counters in
-        local variables (no method call, no attribute writes per ply); every other move
-        goes through `_apply` with the counters written back first. This loop is the
-        measured hot path of replaying records (bench/engine.py), hence the duplication.
-        """
-        r = self.rules
-        owner = r.owner
-        goal = r.goal
-        colour = r.colour
-        seat_pieces = r.seat_pieces
-        five = r.five
-        # The seat after each seat (0 after the last: a round is complete).
-        next_seat = (*range(1, r.players), 0)
-        pos = self.pos
-        cnt = self.cnt
-        cell = self.cell
-        last = self.last
-        black_at = self.black
-        grey_at = self.grey
-        parse = _parse_move
-        move_type = Move
-        bit = BIT
-        occ = self.occ
-        seat = self.seat
-        first_ply = self.ply
-        on_goal = self.on_goal
-        finished = self.finished
-        decided = self._decided()
-        for i, text in enumerate(moves):
-            move = parse(text)
-            if move.__class__ is move_type and not on_goal and not finished:
-                kind, frm, to, piece, target, seat_no, black, grey, _ = move
-                mover = cell[frm]
-                # A cell names a thing only when it stands alone on its stop (cnt 1), so
-                # cnt is read only where it is written; frm == to fails in `reaches`.
-                if (
-                    0 <= mover < BLACK_BASE
-                    and owner[mover] == seat
-                    and piece is None
-                    and target is None
-                    and grey is None
-                    and to != goal[mover]
-                ):
-                    key = (colour[mover] if five else mover, frm, to)
-                    thing = cell[to]
-                    if last[seat] == key:
-                        pass
-                    elif thing == EMPTY:
-                        if kind == "-" and black is None and reaches(frm, to, occ):
-                            pos[mover] = to
-                            cnt[frm] = 0
-                            cell[frm] = EMPTY
-                            cnt[to] = 1
-                            cell[to] = mover
-                            occ ^= bit[frm] ^ bit[to]
-                            last[seat] = key
-                            seat = next_seat[seat]
-                            if not seat:
-                                finished = decided
-                            continue
-                    elif 0 <= thing < BLACK_BASE:
-                        other = owner[thing]
-                        if (
-                            black is None
-                            and (
-                                (kind == "s" and other == seat)
-                                or (
-                                    kind == "s!"
-                                    and other != seat
-                                    and (seat_no is None or seat_no == other + 1)
-                                )
-                            )
-                            and reaches(frm, to, occ)
-                        ):
-                            pos[mover] = to
-                            pos[thing] = frm
-                            cell[frm] = thing
-                            cell[to] = mover
-                            g = goal[thing]
-                            if g == frm:
-                                on_goal += 1
-                            elif g == to:
-                                on_goal -= 1
-                            last[seat] = key
-                            seat = next_seat[seat]
-                            if not seat:
-                                finished = decided
-                            continue
-                    elif kind == "x" and thing >= BLACK_BASE:
-                        if thing >= GREY_BASE:
-                            ok = black is None
-                        else:
-                            ok = black is not None and (black == frm or not cnt[black])
-                        if ok and reaches(frm, to, occ):
-                            pos[mover] = to
-                            cnt[frm] = 0
-                            cell[frm] = EMPTY
-                            cell[to] = mover
-                            occ ^= bit[frm]
-                            if black is None:
-                                grey_at[thing - GREY_BASE] = OUT
-                            else:
-                                black_at[thing - BLACK_BASE] = black
-                                cnt[black] = 1
-                                cell[black] = thing
-                                occ |= bit[black]
-                            last[seat] = key
-                            seat = next_seat[seat]
-                            if not seat:
-                                finished = decided
-                            continue
-                elif (
-                    kind == "-"
-                    and cnt[frm] > 1
-                    and not cnt[to]
-                    and piece is None
-                    and target is None
-                    and black is None
-                    and grey is None
-                ):
-                    # A piece leaves a start node that others share (the first plies):
-                    # the seat's only piece there, or the first of its alike pieces.
-                    own = [q for q in seat_pieces[seat] if pos[q] == frm]
-                    if own and (five or len(own) == 1):
-                        mover = own[0]
-                        key = (colour[mover] if five else mover, frm, to)
-                        if to != goal[mover] and last[seat] != key and reaches(frm, to, occ):
-                            pos[mover] = to
-                            c = cnt[frm] - 1
-                            cnt[frm] = c
-                            if c == 1:
-                                cell[frm] = pos.index(frm)
-                            cnt[to] = 1
-                            cell[to] = mover
-                            occ |= bit[to]
-                            last[seat] = key
-                            seat = next_seat[seat]
-                            if not seat:
-                                finished = decided
-                            continue
-            # Anything else: the full path, with every check and its reason. Every move
-            # counts one ply, so the ply is written back only here and at the end.
-            self.occ = occ
-            self.seat = seat
-            self.ply = first_ply + i
-            self.on_goal = on_goal
-            self.finished = finished
-            try:
-                if not isinstance(move, Move):
-                    raise IllegalMove(move)
-                self._apply(move)
-            except PentagameError as exc:
-                return i, exc.reason
-            occ = self.occ
-            seat = self.seat
-            on_goal = self.on_goal
-            finished = self.finished
-            decided = self._decided()
-        self.occ = occ
-        self.seat = seat
-        self.ply = first_ply + len(moves)
-        self.on_goal = on_goal
-        self.finished = finished
-        return None
+        return play(self, moves)
 
     def _decided(self) -> bool:
         """Whether the game ends when the current round is complete (`_round_complete`'s
