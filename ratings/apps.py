@@ -9,7 +9,9 @@ class RatingsConfig(AppConfig):
         # ask (tournaments/starting_ratings.py); tournaments never import the ratings.
         from tournaments import starting_ratings
 
-        from . import receivers, selectors
+        # tasks: registered here in every process, web ones included, so a job the
+        # services queue by the task's name runs in-process where tasks are eager.
+        from . import receivers, selectors, tasks  # noqa: F401
 
         receivers.connect()
         starting_ratings.register(selectors.starting_ratings)

@@ -10,6 +10,7 @@ from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from ratings.models import GameRating, PeriodRating, PlayerRating
+from ratings.systems import RatedGame, make_system
 
 # Glicko-2 deviations above this mark a rating as provisional (Glickman suggests
 # treating RD above ~100 as unreliable; new players start at 350).
@@ -240,8 +241,6 @@ def win_chances(
     """Each seat's chance to finish first at each table (player ids in seat order), from
     one query for all tables: OpenSkill's Plackett-Luce probabilities by default, shown
     before the games are played."""
-    from ratings.systems import RatedGame, make_system
-
     rater = make_system(system)
     wanted = {p for table in tables for p in table}
     states = {

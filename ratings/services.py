@@ -8,15 +8,21 @@ import os
 import socket
 from typing import Any
 
+from celery import signature
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from tournaments.core.actor import Actor, require_actor
-from tournaments.models import Round, Tournament
+from tournaments.models import Entry, Round, Seat, Tournament
 
-from .models import RatingJob
+from .models import RatingJob, RatingLedger, RatingPeriod
+from .periods import period_for_evening, period_for_round
+from .rate import period_rate, ratings_forget, ratings_recompute
 
 logger = logging.getLogger("ratings")
+# The worker's task, sent by its name: tasks.py imports this module, never the reverse.
+RATING_JOB_RUN_TASK = "ratings.tasks.rating_job_run_task"
 
 
 def rating_job_queue(
@@ -28,22 +34,21 @@ def rating_job_queue(
     """Create the job row and queue its task once the row (and the data it reads) is
     committed; queuing earlier would let a fast worker look for rows that do not exist.
     The job records the actor's user (none for a command)."""
-    from .tasks import rating_job_run_task
-
     user = require_actor(by).audit_user
     with transaction.atomic():
         job = RatingJob.objects.create(kind=kind, scope=scope or {}, requested_by=user)
-        transaction.on_commit(lambda: _publish(job.pk, rating_job_run_task))
+        transaction.on_commit(lambda: _publish(job.pk))
     return job
 
 
-def _publish(job_id: int, task: Any) -> bool:
+def _publish(job_id: int) -> bool:
     """Send the job's task to the broker. The committed job row is the outbox: if the
     broker is unreachable (or this process dies before this line), the row stays
     queued and `rating_jobs_requeue` sends it again, so the caller is never failed for
-    work that is already safely committed."""
+    work that is already safely committed. The task is registered in every process
+    (RatingsConfig.ready), so it runs in-process where the settings make tasks eager."""
     try:
-        task.delay(job_id)
+        signature(RATING_JOB_RUN_TASK, args=(job_id,)).delay()
     except Exception as exc:  # noqa: BLE001 - any broker failure; the sweep catches up
         logger.warning("rating job %s stays queued for the sweep: broker: %s", job_id, exc)
         return False
@@ -56,8 +61,6 @@ def rating_jobs_requeue(*, older_than: float) -> list[int]:
     broker would deliver it again only after the visibility timeout). A job being run
     holds its row locked and is skipped; running one twice is harmless anyway (a done
     job does nothing). Oldest first, so periods are rated in their order."""
-    from .tasks import rating_job_run_task
-
     cutoff = timezone.now() - dt.timedelta(seconds=older_than)
     with transaction.atomic():
         ids = list(
@@ -66,16 +69,13 @@ def rating_jobs_requeue(*, older_than: float) -> list[int]:
             .order_by("created_at", "id")
             .values_list("pk", flat=True)
         )
-    sent = [job_id for job_id in ids if _publish(job_id, rating_job_run_task)]
+    sent = [job_id for job_id in ids if _publish(job_id)]
     if sent:
         logger.info("sweep: re-queued rating jobs %s", sent)
     return sent
 
 
 def _job_work(job: RatingJob) -> dict[str, Any]:
-    from .periods import period_for_evening, period_for_round
-    from .rate import period_rate, ratings_recompute
-
     scope = job.scope
     if job.kind == RatingJob.Kind.PERIOD:
         # Reopened before this job ran: rated when it closes again (another job).
@@ -91,8 +91,6 @@ def _job_work(job: RatingJob) -> dict[str, Any]:
             period = period_for_evening(evening)
         return {"period": period.pk, "outcome": period_rate(period=period)}
     if job.kind == RatingJob.Kind.RECOMPUTE and "forget" in scope:
-        from .rate import ratings_forget
-
         return {"periods": ratings_forget(**scope["forget"])}
     if job.kind == RatingJob.Kind.RECOMPUTE:
         start = None
@@ -164,12 +162,6 @@ def rating_forget_queue(
     before the delete): queue the replay without it. Its periods and their history go
     with it, so what the job needs (its players, its games, when its first period
     closed) is read now."""
-    from django.db.models import Q
-
-    from tournaments.models import Entry, Seat
-
-    from .models import RatingPeriod
-
     if round_id is not None:
         periods = RatingPeriod.objects.filter(round_id=round_id)
         player_ids = Seat.objects.filter(round_id=round_id).values_list(
@@ -197,8 +189,6 @@ def rating_withdraw(
     """A closed round (or a closed club evening) was reopened, in this transaction: its
     rated period and the period's history go now, and the replay without it is queued
     (as for a deleted round). Closing it again rates it afresh, as a new period."""
-    from .models import RatingLedger, RatingPeriod
-
     # A job rating right now holds the ledgers: wait for it, so its history rows never
     # name a period deleted under it.
     list(RatingLedger.objects.select_for_update().order_by("system"))

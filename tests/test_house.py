@@ -1,11 +1,15 @@
 """The house rules a newcomer relies on (docs/architecture.md): no module reaches into
-another's private names, and no import hides inside a function (where it would hide a
-cycle from the import contracts). Pure checks of the source, no database."""
+another's private names, no import hides inside a function (where it would hide a
+cycle from the import contracts), and no module of any app takes part in an import
+cycle. Pure checks of the source, no database."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+
+import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
 # The redesign of tournaments/ made these rules hold there; the other apps follow.
@@ -77,3 +81,78 @@ def test_the_checks_see_a_planted_private_import_and_a_late_import():
     )
     assert private_imports(planted) == [(1, "_load")]
     assert late_imports(planted) == [(3, ".rounds")]
+
+
+def import_cycles(imports: Mapping[str, Iterable[str]]) -> list[list[str]]:
+    """The modules that import one another, directly or round a longer loop: each
+    strongly connected group of the import graph with more than one module (or a
+    module importing itself), sorted. Tarjan's algorithm, without recursion."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles = []
+    for root in sorted(imports):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(imports[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in imports:
+                    continue  # outside the apps: it cannot import them back
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(imports[target]))))
+                elif target in on_stack:
+                    low[module] = min(low[module], index[target])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[module])
+            if low[module] == index[module]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == module:
+                        break
+                if len(group) > 1 or module in imports[module]:
+                    cycles.append(sorted(group))
+    return sorted(cycles)
+
+
+def _project_imports() -> dict[str, set[str]]:
+    # grimp reads every import statement, those inside functions too: a cycle that a
+    # late import keeps from failing at start-up still shows here.
+    graph = grimp.build_graph(*PROJECT, cache_dir=None)
+    return {module: graph.find_modules_directly_imported_by(module) for module in graph.modules}
+
+
+def test_no_app_has_an_import_cycle():
+    assert import_cycles(_project_imports()) == []
+
+
+def test_the_cycle_check_sees_a_planted_cycle():
+    planted = {
+        "ratings.services": {"ratings.tasks", "ratings.models", "celery"},
+        "ratings.tasks": {"ratings.services"},
+        "ratings.models": set(),
+        "games.a": {"games.b"},
+        "games.b": {"games.c"},
+        "games.c": {"games.a"},
+        "games.d": {"games.d"},
+    }
+    assert import_cycles(planted) == [
+        ["games.a", "games.b", "games.c"],
+        ["games.d"],
+        ["ratings.services", "ratings.tasks"],
+    ]
