@@ -7,10 +7,12 @@ Run from the project root::
     .venv/bin/python bench/pairing.py --process 1000,4000,20000 --bbp PATH/bbpPairings.exe
 
 ``--process`` times instead the whole command ``python -m tournaments.pairing`` (CPU of
-the process: start-up, JSON, pairing) on the round-6 fields of the sizes given, against
-bbpPairings' Burstein system (``--bbp``, a binary built from its source: no registry
-ships it) pairing the same field written as a TRF file, in the same run, alternating;
-``--baseline DIR`` alternates with a copy of an earlier ``tournaments/`` in DIR too.
+the process: start-up, imports, JSON, pairing; the median of ``--repeat`` runs, as run
+here and with the compiled modules cached) on the round-6 fields of the sizes given,
+against bbpPairings' Burstein system (``--bbp``, a binary built from its source: no
+registry ships it) pairing the same field written as a TRF file, in the same run,
+alternating, beside the bare interpreter's start; ``--baseline DIR`` alternates with a
+copy of an earlier ``tournaments/`` in DIR too.
 
 Pairs round 6 of simulated tournaments (5 rounds played with the engine's default, the
 book's method) for every policy, with both pairing methods on the same field: the book's
@@ -29,6 +31,7 @@ import os
 import platform
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -205,21 +208,43 @@ def process_cpu(command: list[str], cwd: Path, env: dict[str, str] | None = None
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def cached_env(tmp: str) -> dict[str, str]:
+    """The environment with the compiled modules kept between runs (in ``tmp``, not the
+    tree), as any Python that may write its ``__pycache__`` runs a command the second
+    time; this machine sets PYTHONDONTWRITEBYTECODE, which makes every run compile the
+    pairing's source again."""
+    env = {**os.environ, "PYTHONPYCACHEPREFIX": str(Path(tmp) / "pycache")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def spread(times: list[float]) -> str:
+    return f"{statistics.median(times):.3f} s ({min(times):.3f}–{max(times):.3f})"
+
+
 def whole_process(sizes: list[int], repeat: int, bbp: str | None, baseline: str | None) -> None:
     """``python -m tournaments.pairing`` on round 6 of a simulated ``pairs+triple`` Swiss
-    (5 rounds played by the book's method), CPU of the whole process, best of
-    ``repeat``, alternating with bbpPairings --burstein (once at 4,000 players and up:
-    about two minutes there) and with the baseline tree if given."""
+    (5 rounds played by the book's method): CPU of the whole process (start-up, imports,
+    JSON, pairing), median and range of ``repeat`` runs, alternating: as this machine
+    runs it, with the compiled modules cached, the bare interpreter (``python -c pass``,
+    the floor), bbpPairings --burstein (once at 4,000 players and up: about two minutes
+    there) and the baseline tree if given. The ratio is of the medians."""
     print(f"# {time.strftime('%Y-%m-%d %H:%M:%S')}  load {os.getloadavg()}")
+    bytecode = (
+        "not written (PYTHONDONTWRITEBYTECODE)" if sys.flags.dont_write_bytecode else "written"
+    )
+    print(f"# Python {platform.python_version()}, bytecode {bytecode}; {repeat} runs each")
     print()
     print(
-        "| players | command, CPU of the process (best of runs) | per player "
-        "| Burstein (bbpPairings) | ratio |"
+        "| players | command, CPU of the process, median (range) | per player "
+        "| bytecode cached | Burstein (bbpPairings) | ratio |"
     )
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     per_player: dict[int, float] = {}
+    bare: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
+        cached = cached_env(tmp)
         for n in sizes:
             state = simulate(n, 5, policy="pairs+triple", seed=n)
             field = Path(tmp) / f"field{n}.json"
@@ -229,11 +254,15 @@ def whole_process(sizes: list[int], repeat: int, bbp: str | None, baseline: str 
             if use_bbp:
                 trf_file.write_text(trf(state))
             ours: list[float] = []
+            warm: list[float] = []
             base: list[float] = []
             burstein: list[float] = []
             command = [sys.executable, "-m", "tournaments.pairing", str(field)]
+            process_cpu(command, ROOT, cached)  # fills the cache
             for run in range(repeat):
                 ours.append(process_cpu(command, ROOT))
+                warm.append(process_cpu(command, ROOT, cached))
+                bare.append(process_cpu([sys.executable, "-c", "pass"], ROOT))
                 if baseline is not None:
                     base.append(process_cpu(command, Path(baseline), env))
                 if use_bbp and bbp is not None and (n < 4000 or run == 0):
@@ -241,22 +270,24 @@ def whole_process(sizes: list[int], repeat: int, bbp: str | None, baseline: str 
                     burstein.append(
                         process_cpu([bbp, "--burstein", str(trf_file), "-p", str(out)], ROOT)
                     )
-            best = min(ours)
-            per_player[n] = best / n
-            anchor = min(burstein) if burstein else None
-            was = f" (baseline {min(base):.3f} s, {min(base) / best:.1f}×)" if base else ""
+            middle = statistics.median(ours)
+            per_player[n] = middle / n
+            anchor = statistics.median(burstein) if burstein else None
+            was = ""
+            if base:
+                was = f" (baseline {spread(base)}, {statistics.median(base) / middle:.1f}×)"
             print(
-                f"| {n:,} | {best:.3f} s{was} | {1e6 * best / n:.1f} µs "
-                f"| {'' if anchor is None else f'{anchor:.2f} s'} "
-                f"| {'' if anchor is None else f'{best / anchor:.4f}'} |",
+                f"| {n:,} | {spread(ours)}{was} | {1e6 * middle / n:.1f} µs | {spread(warm)} "
+                f"| {'' if anchor is None else spread(burstein)} "
+                f"| {'' if anchor is None else f'{middle / anchor:.4f}'} |",
                 flush=True,
             )
+    print()
+    print(f"the interpreter alone (python -c pass): {spread(bare)}  load {os.getloadavg()}")
     if len(per_player) > 1:
         small, big = min(per_player), max(per_player)
-        print()
         print(
-            f"per-player cost at {big:,} / at {small:,}: "
-            f"{per_player[big] / per_player[small]:.2f}  load {os.getloadavg()}"
+            f"per-player cost at {big:,} / at {small:,}: {per_player[big] / per_player[small]:.2f}"
         )
 
 

@@ -31,7 +31,10 @@ from itertools import combinations
 from tournaments.pairing.criteria import RECENT, REMATCH, TIMES, Encoder, Field
 from tournaments.pairing.exact import Arrangement, solve_exact
 from tournaments.pairing.layout import Layout
-from tournaments.pairing.types import Policy
+from tournaments.pairing.types import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tournaments.pairing.types import Policy
 
 # Up to this many players every question is answered by exhaustive search.
 EXACT_LIMIT = 16

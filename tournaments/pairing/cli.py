@@ -29,55 +29,82 @@ meet again with their count, per cycle).
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Sequence
-from typing import Any, NamedTuple, TextIO, cast
 
+from tournaments.pairing import jsonio
 from tournaments.pairing.book import no_cycle_collection
 from tournaments.pairing.fallback import pair_round_or_fallback
-from tournaments.pairing.league import league_schedule
+from tournaments.pairing.record import Record, set_field
 from tournaments.pairing.types import (
     METHODS,
     POLICIES,
+    TYPE_CHECKING,
     Meeting,
-    Method,
     PairingError,
     PairingPlayer,
-    Policy,
 )
+
+# The command imports only what a Swiss round needs (issue 44; a test checks it): typing
+# for the annotations alone, json's work through jsonio, the league's code when a league
+# is asked for.
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any, TextIO
+
+    from tournaments.pairing.types import Method, Policy
 
 
 class MalformedInput(ValueError):
     pass
 
 
-class Request(NamedTuple):
+class Request(Record):
+    __slots__ = ("players", "met", "forbidden", "had_triple", "had_bye", "policy", "method")
     players: list[PairingPlayer]
     met: list[Meeting]
     forbidden: list[tuple[str, str]]
     had_triple: list[str]
     had_bye: list[str]
     policy: Policy
-    method: Method = "book"
+    method: Method
+
+    def __init__(
+        self,
+        players: list[PairingPlayer],
+        met: list[Meeting],
+        forbidden: list[tuple[str, str]],
+        had_triple: list[str],
+        had_bye: list[str],
+        policy: Policy,
+        method: Method = "book",
+    ) -> None:
+        set_field(self, "players", players)
+        set_field(self, "met", met)
+        set_field(self, "forbidden", forbidden)
+        set_field(self, "had_triple", had_triple)
+        set_field(self, "had_bye", had_bye)
+        set_field(self, "policy", policy)
+        set_field(self, "method", method)
 
 
-def _number(value: object, what: str) -> float:
+# ``what`` names the value with ``%d`` for its index: the message is only formatted when
+# it is needed (formatting one per player and meeting cost more than the checks).
+def _number(value: object, what: str, index: int) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise MalformedInput(f"{what} must be a number")
+        raise MalformedInput(f"{what % index} must be a number")
     return float(value)
 
 
-def _integer(value: object, what: str) -> int:
+def _integer(value: object, what: str, index: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedInput(f"{what} must be an integer")
+        raise MalformedInput(f"{what % index} must be an integer")
     return value
 
 
 def _ids(value: object, what: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise MalformedInput(f"{what} must be a list of player ids (strings)")
-    return cast(list[str], value)
+    return value
 
 
 def parse_request(data: Any) -> Request:
@@ -102,11 +129,11 @@ def parse_request(data: Any) -> Request:
             raise MalformedInput(f"players[{i}].active must be true or false")
         players.append(
             PairingPlayer(
-                id=raw["id"],
-                score=_number(raw.get("score", 0), f"players[{i}].score"),
-                seed=_integer(raw.get("seed", i + 1), f"players[{i}].seed"),
-                starts=_integer(raw.get("starts", 0), f"players[{i}].starts"),
-                active=active,
+                raw["id"],
+                _number(raw.get("score", 0), "players[%d].score", i),
+                _integer(raw.get("seed", i + 1), "players[%d].seed", i),
+                _integer(raw.get("starts", 0), "players[%d].starts", i),
+                active,
             )
         )
     if len({p.id for p in players}) != len(players):
@@ -118,11 +145,12 @@ def parse_request(data: Any) -> Request:
     for i, entry in enumerate(raw_met):
         if (
             not isinstance(entry, list)
-            or len(entry) not in (2, 3)
-            or not all(isinstance(v, str) for v in entry[:2])
+            or not 2 <= len(entry) <= 3
+            or not isinstance(entry[0], str)
+            or not isinstance(entry[1], str)
         ):
             raise MalformedInput(f"met[{i}] must be [id, id] or [id, id, round]")
-        when = _integer(entry[2], f"met[{i}] round") if len(entry) == 3 else i + 1
+        when = _integer(entry[2], "met[%d] round", i) if len(entry) == 3 else i + 1
         met.append(Meeting(entry[0], entry[1], when))
     forbidden: list[tuple[str, str]] = []
     raw_forbidden = data.get("forbidden", [])
@@ -135,13 +163,12 @@ def parse_request(data: Any) -> Request:
         forbidden.append((pair[0], pair[1]))
     had_triple = _ids(data.get("had_triple", []), "had_triple")
     had_bye = _ids(data.get("had_bye", []), "had_bye")
-    return Request(
-        players, met, forbidden, had_triple, had_bye, cast(Policy, policy), cast(Method, method)
-    )
+    # Checked against POLICIES and METHODS above.
+    return Request(players, met, forbidden, had_triple, had_bye, policy, method)
 
 
 def _emit(out: TextIO, payload: object) -> None:
-    out.write(json.dumps(payload) + "\n")
+    out.write(jsonio.dumps(payload) + "\n")
 
 
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
@@ -163,9 +190,10 @@ def _main(argv: Sequence[str] | None, stdin: TextIO | None) -> int:
         else:
             with open(args[0], encoding="utf-8") as handle:
                 text = handle.read()
-        data = json.loads(text)
+        data = jsonio.loads(text)
         request = parse_request(data)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, MalformedInput) as exc:
+    # ValueError: json's JSONDecodeError, UnicodeDecodeError and MalformedInput all are.
+    except (OSError, ValueError) as exc:
         _emit(out, {"error": f"malformed input: {exc}"})
         return 2
     players, policy = request.players, request.policy
@@ -179,6 +207,9 @@ def _main(argv: Sequence[str] | None, stdin: TextIO | None) -> int:
         if len(ranked) < 2:
             _emit(out, {"error": "no valid pairing: a league needs at least two players"})
             return 1
+        # Imported here: a Swiss round, the usual request, needs none of the league's code.
+        from tournaments.pairing.league import league_schedule
+
         _emit(out, league_schedule([p.id for p in ranked], policy, cycles).as_json())
         return 0
     try:

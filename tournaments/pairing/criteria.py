@@ -13,8 +13,8 @@ The table-size criterion is handled by the caller, which tries layouts in order.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
+from tournaments.pairing.record import Record, set_field
 from tournaments.pairing.types import Meeting, PairingPlayer
 
 # Tiers, highest first. REMATCH..RECENT decide rematches; the layout comes between
@@ -32,10 +32,19 @@ def pair_key(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
 
 
-@dataclass(frozen=True)
-class Field:
+class Field(Record):
     """The active players in rank order with their history, addressed by rank index."""
 
+    __slots__ = (
+        "players",
+        "met_count",
+        "met_recent",
+        "forbidden",
+        "had_special",
+        "quantised",
+        "max_times",
+        "max_recent",
+    )
     players: tuple[PairingPlayer, ...]
     met_count: dict[tuple[int, int], int]
     met_recent: dict[tuple[int, int], int]  # 1 = the oldest meeting, larger = more recent
@@ -44,6 +53,26 @@ class Field:
     quantised: tuple[int, ...]
     max_times: int
     max_recent: int
+
+    def __init__(
+        self,
+        players: tuple[PairingPlayer, ...],
+        met_count: dict[tuple[int, int], int],
+        met_recent: dict[tuple[int, int], int],
+        forbidden: frozenset[tuple[int, int]],
+        had_special: tuple[bool, ...],
+        quantised: tuple[int, ...],
+        max_times: int,
+        max_recent: int,
+    ) -> None:
+        set_field(self, "players", players)
+        set_field(self, "met_count", met_count)
+        set_field(self, "met_recent", met_recent)
+        set_field(self, "forbidden", forbidden)
+        set_field(self, "had_special", had_special)
+        set_field(self, "quantised", quantised)
+        set_field(self, "max_times", max_times)
+        set_field(self, "max_recent", max_recent)
 
     @property
     def size(self) -> int:
@@ -103,11 +132,14 @@ def build_field(
     )
 
 
-@dataclass(frozen=True)
-class Encoder:
+class Encoder(Record):
     """Packs the tiers of a set of tables into one integer (lower is better)."""
 
+    __slots__ = ("weights",)
     weights: tuple[int, ...]
+
+    def __init__(self, weights: tuple[int, ...]) -> None:
+        set_field(self, "weights", weights)
 
     @classmethod
     def for_members(cls, field: Field, members: Sequence[int]) -> Encoder:

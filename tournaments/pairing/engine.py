@@ -25,17 +25,18 @@ from tournaments.pairing.criteria import Encoder, Field, build_field, rank_playe
 from tournaments.pairing.exact import Arrangement, solve_exact
 from tournaments.pairing.first_move import seat_order
 from tournaments.pairing.layout import Layout, layouts
-from tournaments.pairing.matching import pair_players
 from tournaments.pairing.types import (
     METHODS,
+    TYPE_CHECKING,
     Meeting,
-    Method,
     Pairing,
     PairingError,
     PairingPlayer,
-    Policy,
     Table,
 )
+
+if TYPE_CHECKING:
+    from tournaments.pairing.types import Method, Policy
 
 EXACT_LIMIT = 12
 # How many of the lowest-ranked eligible players are tried for the 3-player table or bye.
@@ -44,6 +45,17 @@ SPECIAL_CANDIDATES = 12
 SPECIAL_TRIES = 6
 # How far down a top-down 3-player table looks for table-mates.
 TRIPLE_REACH = 40
+
+
+def pair_players(
+    field: Field, members: Sequence[int], window: int | None = None
+) -> list[tuple[int, int]]:
+    """matching.py's, imported on first use: a book's round reaches it only when every
+    arrangement of a big field has a rematch (issue 44: the command imports what it
+    uses)."""
+    from tournaments.pairing.matching import pair_players
+
+    return pair_players(field, members, window)
 
 
 def normalise_met(met: Iterable[Meeting | Sequence[str]]) -> list[Meeting]:

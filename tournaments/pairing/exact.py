@@ -9,17 +9,22 @@ complete cost can be cut.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from tournaments.pairing.criteria import Encoder, Field
 from tournaments.pairing.layout import Layout
+from tournaments.pairing.record import Record, set_field
 
 
-@dataclass(frozen=True)
-class Arrangement:
+class Arrangement(Record):
+    __slots__ = ("cost", "tables", "bye")
     cost: int
     tables: tuple[tuple[int, ...], ...]
     bye: int | None
+
+    def __init__(self, cost: int, tables: tuple[tuple[int, ...], ...], bye: int | None) -> None:
+        set_field(self, "cost", cost)
+        set_field(self, "tables", tables)
+        set_field(self, "bye", bye)
 
 
 def solve_exact(

@@ -12,10 +12,12 @@ club evening (club.py) and ``python -m tournaments.pairing`` (cli.py) all pair t
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
 from tournaments.pairing.engine import pair_round
-from tournaments.pairing.types import Meeting, Method, Pairing, PairingError, PairingPlayer, Policy
+from tournaments.pairing.types import TYPE_CHECKING, Meeting, Pairing, PairingError, PairingPlayer
+
+if TYPE_CHECKING:
+    from tournaments.pairing.types import Method, Policy
 
 
 def fallback_policy(policy: Policy, players: int) -> Policy | None:
@@ -52,4 +54,4 @@ def pair_round_or_fallback(
             f"forbidden pairs leave no arrangement under {policy}: "
             f"paired under {alternative} (2-player tables and a bye) instead"
         )
-        return replace(pairing, notes=(*pairing.notes, note))
+        return Pairing(pairing.tables, pairing.bye, pairing.rematches, (*pairing.notes, note))

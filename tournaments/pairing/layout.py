@@ -8,16 +8,23 @@ rematch that the preferred one cannot (rematches rank above table sizes in issue
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from tournaments.pairing.record import Record, set_field
+from tournaments.pairing.types import TYPE_CHECKING
 
-from tournaments.pairing.types import Policy
+if TYPE_CHECKING:
+    from tournaments.pairing.types import Policy
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(Record):
+    __slots__ = ("pairs", "triples", "bye")
     pairs: int
     triples: int
     bye: bool
+
+    def __init__(self, pairs: int, triples: int, bye: bool) -> None:
+        set_field(self, "pairs", pairs)
+        set_field(self, "triples", triples)
+        set_field(self, "bye", bye)
 
     @property
     def seats(self) -> int:

@@ -9,7 +9,7 @@ score and time weighting from ``tournaments.scoring``.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from tournaments.pairing.engine import pair_round
 from tournaments.pairing.types import Meeting, Method, Pairing, PairingPlayer, Policy
@@ -85,10 +85,12 @@ def simulate(
             gained[pairing.bye] = settings.bye_round_score()
             state.had_bye.add(pairing.bye)
         state.players = [
-            replace(
-                p,
+            PairingPlayer(
+                p.id,
                 score=p.score + gained.get(p.id, 0.0),
+                seed=p.seed,
                 starts=p.starts + started.get(p.id, 0),
+                active=p.active,
             )
             for p in state.players
         ]
