@@ -21,6 +21,10 @@ from games.pentagame.dropped import dropped_scores
 if TYPE_CHECKING:
     from games.pictures import PictureFn
 
+# The family's first game (the book's own): what a tournament, a rating or a page is for
+# when nothing names a game.
+DEFAULT = "pentagame"
+
 # A random legal game for the demo: (players, seed) -> (moves, setup beside them).
 DemoRecord = Callable[[int, int], tuple[list[str], dict[str, Any]]]
 

@@ -140,7 +140,7 @@ class Tournament(models.Model):
     name = models.CharField(max_length=160)
     slug = models.SlugField(max_length=160, unique=True)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.SWISS)
-    game = models.CharField(max_length=20, choices=GAMES, default="pentagame")
+    game = models.CharField(max_length=20, choices=GAMES, default=rulesets.DEFAULT)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     published = models.BooleanField(
         default=False, help_text=_("Published tournaments are visible to everyone.")

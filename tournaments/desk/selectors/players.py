@@ -19,7 +19,7 @@ class SharedGame:
     players: tuple[int, ...]
     out: tuple[int, ...]
     target: int = 3
-    game: str = "pentagame"  # which game of the family: each keeps its own records
+    game: str = rulesets.DEFAULT  # which game of the family: each keeps its own records
 
 
 @dataclass
