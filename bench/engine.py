@@ -56,7 +56,7 @@ from bench.engine_reference import (  # noqa: E402
 from games.pentagame import movegen, playloop  # noqa: E402
 from games.pentagame.board import ADJ  # noqa: E402
 from games.pentagame.movegen import legal_codes  # noqa: E402
-from games.pentagame.notation import _parse_move, parse_move  # noqa: E402
+from games.pentagame.notation import parse_move, parse_move_cached  # noqa: E402
 from games.pentagame.playout import random_game  # noqa: E402
 from games.pentagame.replay import replay  # noqa: E402
 from games.pentagame.rules import PLAYABLE_VARIANTS, Position  # noqa: E402
@@ -144,7 +144,7 @@ def bfs_legal_codes(game: Position) -> list[int]:
 def time_validation(
     records: list[dict[str, Any]], replay_one: Callable[[dict[str, Any]], int]
 ) -> tuple[int, float]:
-    _parse_move.cache_clear()
+    parse_move_cached.cache_clear()
     gc.collect()
     plies = 0
     start = time.process_time()

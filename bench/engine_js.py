@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from games.pentagame.movegen import legal_codes, legal_moves  # noqa: E402
-from games.pentagame.notation import _parse_move, parse_move  # noqa: E402
+from games.pentagame.notation import parse_move, parse_move_cached  # noqa: E402
 from games.pentagame.playout import random_game  # noqa: E402
 from games.pentagame.replay import replay  # noqa: E402
 from games.pentagame.rules import PLAYABLE_VARIANTS, Position  # noqa: E402
@@ -78,7 +78,7 @@ def python_timings(
     records: list[dict[str, Any]], positions: int, payloads: int, repeat: int
 ) -> dict[str, Timing]:
     def replay_all() -> int:
-        _parse_move.cache_clear()  # a page replays a record once: no warm parse cache
+        parse_move_cached.cache_clear()  # a page replays a record once: no warm parse cache
         plies = 0
         for rec in records:
             res = replay(rec)

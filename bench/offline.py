@@ -334,7 +334,7 @@ return { count, times };
 def engines(driver: Any, server: Server, args: argparse.Namespace) -> dict[str, Any]:
     from bench.engine_js import spread
     from games.pentagame.movegen import legal_codes, legal_moves
-    from games.pentagame.notation import _parse_move
+    from games.pentagame.notation import parse_move_cached
     from games.pentagame.playout import random_game
     from games.pentagame.replay import replay
     from games.pentagame.rules import PLAYABLE_VARIANTS
@@ -350,7 +350,7 @@ def engines(driver: Any, server: Server, args: argparse.Namespace) -> dict[str, 
     boards = spread(records, args.payloads)
 
     def replay_all() -> int:
-        _parse_move.cache_clear()  # as bench/engine_js.py: no warm parse cache
+        parse_move_cached.cache_clear()  # as bench/engine_js.py: no warm parse cache
         plies = 0
         for rec in records:
             res = replay(rec)

@@ -10,6 +10,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import dj_database_url
+import redis
+
 from .env import ConfigError
 
 # Wait instead of failing at once when two writers meet (the dev server and the demo
@@ -28,8 +31,6 @@ def database_from_url(url: str, base_dir: Path) -> dict[str, Any]:
             "OPTIONS": dict(SQLITE_OPTIONS),
         }
     try:
-        import dj_database_url
-
         parts = urlsplit(url)
         if parts.scheme not in {"postgres", "postgresql", "pgsql", "sqlite"}:
             raise ValueError(f"unsupported scheme {parts.scheme!r} (use postgres:// or sqlite://)")
@@ -48,8 +49,6 @@ def check_redis(url: str) -> None:
     parts = urlsplit(url)
     if parts.scheme not in {"redis", "rediss", "unix"}:
         raise ConfigError(f"REDIS_URL is malformed: unsupported scheme {parts.scheme!r}")
-    import redis
-
     try:
         redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3).ping()
     except ValueError as exc:

@@ -14,6 +14,14 @@ COLOURS: Final = "wbryg"
 COLOUR_NAMES: Final = ("white", "blue", "red", "yellow", "green")
 NODE_NAMES: Final = "WBRYGwbryg"
 N_STOPS: Final = 100
+# What a stop holds besides a seat's piece (0..4): a black block (BLACK_BASE + its
+# number), a grey block (GREY_BASE + its number), or nothing (EMPTY); a piece's stop is
+# OUT once it has left the board. Here, below rules.py and playloop.py, so that both
+# read them and neither imports the other's module for them.
+BLACK_BASE: Final = 100
+GREY_BASE: Final = 200
+EMPTY: Final = -1
+OUT: Final = -1
 CORNERS: Final = (0, 1, 2, 3, 4)
 CROSSINGS: Final = (5, 6, 7, 8, 9)
 

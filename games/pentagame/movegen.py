@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import compress
 from typing import Final
 
-from .board import bits
+from .board import BLACK_BASE, bits
 from .notation import PASS, Move
 from .paths import (
     ALL_LINES,
@@ -29,7 +29,7 @@ from .paths import (
     SECOND_LINES,
     STARTS,
 )
-from .rules import BLACK_BASE, Position, State
+from .rules import Position, State
 
 FORCED: Final = 127
 NOT_BIT: Final = tuple(~(1 << s) for s in range(100))

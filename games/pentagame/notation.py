@@ -28,7 +28,7 @@ _MOVE_RE: Final = re.compile(
     r")"
 )
 
-# The plain move forms, for the fast path of `_parse_move` (every part is checked to be a
+# The plain move forms, for the fast path of `parse_move_cached` (every part is checked to be a
 # stop name there; anything else takes the full grammar).
 _PLAIN_RE: Final = re.compile(
     r"([^-xs:z>]+)(-|x|s!|s)([^:z>]+)(?::([^z>]+))?(?:z([^>]+)(?:>(.+))?)?"
@@ -100,7 +100,7 @@ def parse_move(text: str) -> Move:
     """Parse one move; raises NotationError with a reason."""
     if not isinstance(text, str):
         raise NotationError("a move must be a string")
-    move = _parse_move(text)
+    move = parse_move_cached(text)
     if isinstance(move, str):
         raise NotationError(move)
     return move
@@ -116,7 +116,7 @@ def _colour(letter: str | None, where: str) -> int | None:
 
 
 @lru_cache(maxsize=65536)
-def _parse_move(text: str) -> Move | str:
+def parse_move_cached(text: str) -> Move | str:
     """The Move of a text, or the reason it cannot be read (cached: records repeat)."""
     if not isinstance(text, str):
         return "a move must be a string"

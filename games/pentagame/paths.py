@@ -128,11 +128,11 @@ _MAX_NODES: Final = 3
 # Per target stop, built on first use (all 100: about 0.1 s and 57,000 masks, once per
 # process): per start stop, the masks of the stops that must be free for each way through
 # at most _MAX_NODES nodes, fewest nodes first. 9 in 10 moves of random games take one.
-_SHORT_WAYS: Final[list[tuple[tuple[int, ...], ...] | None]] = [None] * N_STOPS
+SHORT_WAYS: Final[list[tuple[tuple[int, ...], ...] | None]] = [None] * N_STOPS
 
 
-def _short_ways(to: int) -> tuple[tuple[int, ...], ...]:
-    """_SHORT_WAYS[to]: the ways from a node are enumerated once per node; a line stop's
+def short_ways_to(to: int) -> tuple[tuple[int, ...], ...]:
+    """SHORT_WAYS[to]: the ways from a node are enumerated once per node; a line stop's
     ways start at either end node of its line."""
     entry = _ENTRY[to]
     # Per node n: (nodes after n, mask) of every way n -> ... -> to through at most
@@ -174,7 +174,7 @@ def _short_ways(to: int) -> tuple[tuple[int, ...], ...]:
         ways.sort(key=lambda w: w[0])
         # A way back over frm's own line would pass frm itself: never free.
         row.append(tuple(dict.fromkeys(mask for _, mask in ways if not (mask >> frm) & 1)))
-    _SHORT_WAYS[to] = done = tuple(row)
+    SHORT_WAYS[to] = done = tuple(row)
     return done
 
 
@@ -204,13 +204,13 @@ def reaches(frm: int, to: int, occ: int) -> bool:
     nodes). occ must include frm."""
     # Most moves take a way through at most 3 nodes: one test of a precomputed mask each
     # (replaying records is dominated by this call); the search decides the rest.
-    for way in (_SHORT_WAYS[to] or _short_ways(to))[frm]:
+    for way in (SHORT_WAYS[to] or short_ways_to(to))[frm]:
         if not occ & way:
             return True
-    return _search(frm, to, occ)
+    return search_path(frm, to, occ)
 
 
-def _search(frm: int, to: int, occ: int) -> bool:
+def search_path(frm: int, to: int, occ: int) -> bool:
     """`reaches` by a search over the free nodes; stops as soon as the answer is known."""
     if frm == to:
         return False

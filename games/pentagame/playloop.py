@@ -17,12 +17,15 @@ reasons at every ply.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
+from .board import BLACK_BASE, EMPTY, GREY_BASE, OUT
 from .errors import IllegalMove, PentagameError
-from .notation import Move, _parse_move
-from .paths import _SHORT_WAYS, BIT, _search, _short_ways
-from .rules import BLACK_BASE, EMPTY, GREY_BASE, OUT, Position
+from .notation import Move, parse_move_cached
+from .paths import BIT, SHORT_WAYS, search_path, short_ways_to
+
+if TYPE_CHECKING:  # rules.py imports this module: the position is a type only here
+    from .rules import Position
 
 
 def play(game: Position, moves: Sequence[str]) -> tuple[int, str] | None:
@@ -43,10 +46,10 @@ def play(game: Position, moves: Sequence[str]) -> tuple[int, str] | None:
     last = game.last
     black_at = game.black
     grey_at = game.grey
-    parse = _parse_move
+    parse = parse_move_cached
     move_type = Move
     bit = BIT
-    short_ways = _SHORT_WAYS
+    short_ways = SHORT_WAYS
     # Typed as C ints in the build (playloop.pxd): the module's constants are Python ints.
     empty = EMPTY
     black_base = BLACK_BASE
@@ -206,10 +209,10 @@ def _reaches(
     """paths.reaches, here so that the build calls it in C: most moves take a way
     through at most 3 nodes, one test of a precomputed mask each; the search decides
     the rest."""
-    for way in (short_ways[to] or _short_ways(to))[frm]:
+    for way in (short_ways[to] or short_ways_to(to))[frm]:
         if not occ & way:
             return True
-    return _search(frm, to, occ)
+    return search_path(frm, to, occ)
 
 
 # Whether this is the build of this file that config/bin/engine-build compiles (see

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 
+from .board import OUT
 from .movegen import code_to_move, legal_codes
 from .notation import PASS, Move, format_move
-from .rules import OUT, Position
+from .rules import Position
 
 
 def complete(game: Position, move: Move, rng: random.Random) -> Move:

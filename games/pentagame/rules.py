@@ -12,10 +12,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from .board import COLOUR_NAMES, COLOURS, N_STOPS, corner, crossing
+from .board import (
+    BLACK_BASE,
+    COLOUR_NAMES,
+    COLOURS,
+    EMPTY,
+    GREY_BASE,
+    N_STOPS,
+    OUT,
+    corner,
+    crossing,
+)
 from .errors import IllegalMove
-from .notation import Move, format_move, format_stop
+from .notation import Move, format_move, format_stop, parse_move
 from .paths import blocking_stop, reaches
+from .playloop import play as _play_loop
 
 VARIANT_FLAGS: Final = ("standard", "teams", "inside-out", "five")
 # Every table a record can name, each variant of docs/rules.md: the game for 2 to 5
@@ -32,10 +43,6 @@ PLAYABLE_VARIANTS: Final = (
     (4, "teams+inside-out"),
     (5, "inside-out"),
 )
-BLACK_BASE: Final = 100
-GREY_BASE: Final = 200
-EMPTY: Final = -1
-OUT: Final = -1
 
 KoKey = tuple[int, int, int]
 
@@ -389,10 +396,7 @@ class Position:
         one; stop at the first that cannot be read or is illegal and return its index and
         reason (None: every move applied). The loop lives in playloop.py (compiled, like
         the move generator, when its build is current)."""
-        # Imported here: playloop imports this module.
-        from .playloop import play
-
-        return play(self, moves)
+        return _play_loop(self, moves)
 
     def _decided(self) -> bool:
         """Whether the game ends when the current round is complete (`_round_complete`'s
@@ -732,8 +736,6 @@ def _plain(move: Move, sign: str) -> str:
 
 def apply_move(state: State, move: Move | str) -> State:
     """The state after a move (a Move or its text); raises IllegalMove or NotationError."""
-    from .notation import parse_move
-
     m = parse_move(move) if isinstance(move, str) else move
     game = Position(state)
     game.apply(m)

@@ -11,18 +11,21 @@ from typing import Any
 
 from games import pentagame
 from games.pentagame.board import (
+    BLACK_BASE,
     CHORDS,
     COLOURS,
     CORNERS,
     CROSSINGS,
+    GREY_BASE,
     LINES,
     N_STOPS,
+    OUT,
     STOP_NAMES,
     corner,
 )
 from games.pentagame.notation import Move
 from games.pentagame.replay import check_record, start_game
-from games.pentagame.rules import BLACK_BASE, GREY_BASE, OUT, Position
+from games.pentagame.rules import Position
 from games.pictures.shapes import SEAT_SHAPES
 
 # A player's set is told apart by its shape (book §1: "stars ... moons ... circles,
