@@ -9,17 +9,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.core.actor import Actor
 from tournaments.models import GAMES as GAME_CHOICES
-from tournaments.models import Club, Player
+from tournaments.models import Club
 
 from .models import SYSTEM_CHOICES, PlayerRating, RatingJob
-from .selectors import (
-    events_of,
-    is_provisional,
-    leaderboard,
-    player_game_changes,
-    player_history,
-    rating_chart,
-)
+from .selectors import is_provisional, leaderboard
 from .services import rating_job_queue
 
 SYSTEMS = dict(SYSTEM_CHOICES)
@@ -90,32 +83,6 @@ def leaderboard_view(request: HttpRequest, club_slug: str | None = None) -> Http
             "active_days": active_days,
             "min_games": min_games,
             "clubs": Club.objects.order_by("name"),
-        },
-    )
-
-
-@require_GET
-def player_view(request: HttpRequest, player_id: int) -> HttpResponse:
-    player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
-    system = _system(request, player.club.rating_system if player.club else "glicko2")
-    game = _game(request)
-    history = player_history(player_id=player.pk, system=system, game=game)
-    current = player.ratings.filter(system=system, game=game).first()
-    return render(
-        request,
-        "ratings/player.html",
-        {
-            "player": player,
-            "system": system,
-            "systems": SYSTEMS,
-            "current": current,
-            "provisional": is_provisional(current) if current else True,
-            "history": history,
-            "chart": rating_chart(history),
-            "events": events_of(history),
-            "changes": player_game_changes(player_id=player.pk, system=system, game=game),
-            "game": game,
-            "games": GAMES,
         },
     )
 

@@ -1,5 +1,6 @@
-"""A player's own page: results by tournament, rating history in every rating system,
-and head-to-head records against everyone they met."""
+"""A player's one page (/players/<id>/): results by tournament, rating history in every
+rating system with the per-game changes of the chosen one, and head-to-head records
+against everyone they met. /ratings/players/<id>/ of old redirects here."""
 
 from __future__ import annotations
 
@@ -8,13 +9,20 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from games import rulesets
 from ratings.models import SYSTEM_CHOICES
-from ratings.selectors import events_of, is_provisional, player_history, rating_chart
+from ratings.selectors import (
+    events_of,
+    is_provisional,
+    player_game_changes,
+    player_history,
+    rating_chart,
+)
 from tournaments.core.visibility import tournaments_visible_to
 from tournaments.desk.selectors.players import Record, head_to_head, player_shared_games
 from tournaments.models import GAMES, Entry, Player, Tournament
@@ -38,6 +46,29 @@ class TournamentResult:
 class NamedRecord:
     name: str
     record: Record
+
+
+SYSTEMS = dict(SYSTEM_CHOICES)
+
+
+def chosen_system(request: HttpRequest, player: Player) -> str:
+    """The system whose games the page lists: ``?system=``, else the club's, else
+    Glicko-2. An unknown name is ignored: the page is the player's either way."""
+    asked = request.GET.get("system", "")
+    if asked in SYSTEMS:
+        return asked
+    club_system = player.club.rating_system if player.club else ""
+    return club_system if club_system in SYSTEMS else "glicko2"
+
+
+@require_GET
+def player_ratings_redirect(request: HttpRequest, player_id: int) -> HttpResponse:
+    """The ratings page of old is the player page now: old links and bookmarks land on
+    the same system's section, with their query."""
+    player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
+    query = request.GET.urlencode()
+    url = reverse("player-detail", args=[player.pk]) + (f"?{query}" if query else "")
+    return HttpResponsePermanentRedirect(f"{url}#rating-{chosen_system(request, player)}")
 
 
 @require_GET
@@ -85,10 +116,13 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     if game not in dict(GAMES):
         game = "pentagame"
     current = {r.system: r for r in player.ratings.filter(game=game)}
+    chosen = chosen_system(request, player)
+    # One query per system and one for the chosen system's games: a fixed number.
     for system, label in SYSTEM_CHOICES:
         history = player_history(player_id=player.pk, system=system, game=game)
         rating = current.get(system)
-        if rating is None and not history:
+        # The chosen system keeps its section, unrated too, when a link asked for it.
+        if rating is None and not history and not (system == chosen and "system" in request.GET):
             continue
         values = ([history[0].before] + [h.after for h in history]) if history else []
         ratings.append(
@@ -102,6 +136,12 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
                 "events": events_of(history),
                 "low": min(values) if values else None,
                 "high": max(values) if values else None,
+                "chosen": system == chosen,
+                "changes": (
+                    list(player_game_changes(player_id=player.pk, system=system, game=game))
+                    if system == chosen
+                    else []
+                ),
             }
         )
     return render(
@@ -115,6 +155,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
             "games_played": len(games),
             "ratings": ratings,
             "game": game,
-            "games": GAMES,
+            "games": dict(GAMES),  # the game links iterate its items
+            "system": chosen,
         },
     )

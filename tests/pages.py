@@ -22,7 +22,10 @@ def site_pages(club: Club) -> list[str]:
 
 
 def player_pages(player: Player) -> list[str]:
-    return [reverse("player-detail", args=[player.pk]), reverse("ratings:player", args=[player.pk])]
+    """The one player page, as it opens and with another system's games chosen (the
+    address /ratings/players/<id>/ of old only redirects here)."""
+    page = reverse("player-detail", args=[player.pk])
+    return [page, page + "?system=elo&game=pentagame"]
 
 
 def tournament_pages(tournament: Tournament, entry: Entry) -> list[str]:

@@ -100,7 +100,9 @@ def site(transactional_db: None) -> Site:
             f"/games/{game.pk}/record/{seat.report_token}/",
             f"/report/{seat.report_token}/",
             "/ratings/",
-            f"/ratings/players/{player}/",
+            # The one player page, another system's games chosen (issue 43, point 6).
+            f"/players/{player}/",
+            f"/players/{player}/?system=elo",
             "/accounts/login/",
         ],
         organiser=[

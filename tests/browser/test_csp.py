@@ -127,7 +127,7 @@ def test_public_and_player_pages_fit_a_phone_without_sideways_scrolling(
         f"/games/{played.pk}/record/{token}/",
         f"/report/{token}/",
         f"/players/{player}/",
-        f"/ratings/players/{player}/",
+        f"/players/{player}/?system=elo",
         "/ratings/",
         f"/ratings/clubs/{tournament.club.slug}/",
         # A 2 vs 2 event: its team standings and its crosstable of teams.

@@ -95,7 +95,7 @@ def test_the_player_pages_list_the_change_per_event_and_mark_each_event_on_the_c
     assert [m.label for m in chart.marks] == ["Cup", "Later"]
     assert chart.ticks and chart.dates[0][2] == history[0].when
     for url in (f"/players/{player.pk}/", f"/ratings/players/{player.pk}/?system={system}"):
-        page = client.get(url).content.decode()
+        page = client.get(url, follow=True).content.decode()
         assert "Rating change per event" in page
         assert page.count('class="event-mark"') >= 2
         assert "<title>Cup · " in page and "<title>Later · " in page

@@ -127,7 +127,8 @@ def test_leaderboard_and_player_pages(client, django_capture_on_commit_callbacks
     page = client.get(reverse("ratings:leaderboard") + "?system=glicko2&min_games=1")
     assert page.status_code == 200 and b"provisional" in page.content
     top = PlayerRating.objects.filter(system="elo").order_by("-rating").first()
-    page = client.get(reverse("ratings:player", args=[top.player_id]) + "?system=elo")
+    page = client.get(reverse("ratings:player", args=[top.player_id]) + "?system=elo", follow=True)
+    assert page.redirect_chain[-1][1] == 301
     assert page.status_code == 200 and b"<polyline" in page.content
     assert client.get(reverse("ratings:leaderboard") + "?system=nope").status_code == 404
 
