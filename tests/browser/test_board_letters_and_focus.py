@@ -141,7 +141,7 @@ def test_every_piece_coloured_stop_and_colour_out_shows_its_letter(
 # A start of four or five players, drawn by the board's own module into the page's board.
 CROWDED_START = """
 const [players, done] = arguments;
-const module = document.querySelector('script[src*="board.js"]').src.replace("board.js", "draw.js");
+const module = document.querySelector('script[src*="board.js"]').src.replace("agon/board.js", "games/draw.js");
 import(module).then(({ drawThings }) => {
   const data = JSON.parse(document.getElementById("pg-data").textContent);
   const svg = document.getElementById("pg-svg");
