@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
+from games.dropped import dropped_scores
 from games.engine_common.stepping import Start, game_start, state_start
-from games.pentagame.dropped import dropped_scores
 
 if TYPE_CHECKING:
     from games.pictures import PictureFn

@@ -1,7 +1,7 @@
 """Time weighting of the book's dropped score (section 21), Django-free.
 
-The dropped score itself is Pentagame's points per game and lives with its rules
-(games/pentagame/dropped.py); see docs/scoring.md for the formulas with worked examples.
+The dropped score itself is Pentagame's points per game, the family's shared scale
+(games/dropped.py); see docs/scoring.md for the formulas with worked examples.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 # Re-exported: the scoring of standings and players' records reads it from here.
-from games.pentagame.dropped import dropped_scores as dropped_scores
+from games.dropped import dropped_scores as dropped_scores
 
 # --- Time weighting (section 21) ------------------------------------------------------
 #

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.pentagame.dropped import dropped_scores
+from games.dropped import dropped_scores
 
 from .base import RatedGame
 
@@ -114,7 +114,7 @@ def pair_share(out_a: int, out_b: int, target: int) -> float:
         score_a = dropped_scores([out_a, out_b], target=target)[0]
     else:
         # A team past its target (6 in 2 vs 2): the same zero-sum score, kept to
-        # 0..2 * target as games/pentagame/dropped.py does for two sides.
+        # 0..2 * target as games/dropped.py does for two sides.
         score_a = min(2.0 * target, max(0.0, float(out_a + target - out_b)))
     return score_a / (2 * target)
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.pentagame.dropped import dropped_scores
+from games.dropped import dropped_scores
 from tournaments.standings.statistics import (
     GameFact,
     Group,

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.pentagame.dropped import dropped_scores
+from games.dropped import dropped_scores
 from tournaments.standings.table import (
     GameResult,
     RoundResult,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from django.core.cache import cache
 
-from games.pentagame.dropped import dropped_scores
+from games.dropped import dropped_scores
 from tournaments.models import Seat, Team, Tournament
 from tournaments.models_team import TABLE_TEAMS, TEAM_TARGET
 from tournaments.standings.selectors.standings import (

@@ -2,8 +2,11 @@
 
 The dropped score is zero-sum: over one game it always adds up to ``target * sides``,
 so two players gain nothing by agreeing on a draw. See docs/scoring.md for the
-formulas with worked examples. It lives with the game's rules so that the games import
-nothing of the apps above them; tournaments/scoring.py and the ratings use it from here.
+formulas with worked examples. It is the family's shared scale rather than one engine's
+rules: the ratings rate every game of the family by it (another game's result is put on
+its 0..3 scale first, docs/ratings.md), and tournaments/scoring.py, the team standings
+and the registry's Pentagame points use it from here. It imports nothing, so the layers
+above may import it beside games/rulesets.py (tests/test_house.py).
 """
 
 from __future__ import annotations
