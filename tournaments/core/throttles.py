@@ -45,6 +45,47 @@ class AddressThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
+class ItemBudget:
+    """The write counts of a batch (the board's batch door, views/batch.py): each item
+    counts as one write, per its link and per address, as if it came alone, so that
+    batching never writes more than single requests may. The counts are read once from
+    the cache, handed out item by item (`take`) and written back once (`save`)."""
+
+    def __init__(self, request: HttpRequest) -> None:
+        self.request = request
+        self.address = self._open(AddressThrottle())
+        self.links: dict[str | None, SimpleRateThrottle] = {}
+
+    def _open(self, throttle: SimpleRateThrottle) -> SimpleRateThrottle:
+        throttle.key = throttle.get_cache_key(self.request, None)
+        throttle.now = throttle.timer()
+        history = throttle.cache.get(throttle.key, []) if throttle.key and throttle.rate else []
+        throttle.history = [t for t in history if t > throttle.now - (throttle.duration or 0)]
+        return throttle
+
+    def take(self, token: str | None) -> bool:
+        """One write of the link ``token`` (None: the signed-in user); False when the
+        link or the address has none left (nothing is counted then)."""
+        if token not in self.links:
+            self.links[token] = self._open(LinkThrottle(token))
+        throttles = (self.links[token], self.address)
+        if any(len(t.history) >= t.num_requests for t in throttles if t.rate is not None):
+            return False
+        for throttle in throttles:
+            throttle.history.insert(0, throttle.now)
+        return True
+
+    def wait(self) -> int:
+        """Seconds until a write is allowed again (Retry-After)."""
+        waits = [t.wait() or 1 for t in (self.address, *self.links.values())]
+        return max(1, math.ceil(max(waits)))
+
+    def save(self) -> None:
+        for throttle in (self.address, *self.links.values()):
+            if throttle.key and throttle.rate is not None:
+                throttle.cache.set(throttle.key, throttle.history, throttle.duration)
+
+
 def write_throttled(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """A view whose writes are counted per link and per address; beyond either rate a
     429 in the one error shape with `Retry-After`. Outside `@idempotent`: a 429 is never

@@ -59,14 +59,20 @@ _NOT_THE_REQUEST = {"csrfmiddlewaretoken"}
 def queued_at(request: HttpRequest | Request) -> datetime | None:
     """When a queued item was typed (``X-Agon-Queued-At``, ISO 8601); None for a request
     sent as it was made. A time that cannot be read is the request's fault (400)."""
-    raw = request.headers.get(QUEUED_AT, "").strip()
+    return parse_queued_at(request.headers.get(QUEUED_AT, ""), field=QUEUED_AT)
+
+
+def parse_queued_at(raw: str, *, field: str) -> datetime | None:
+    """A typed-at label as ``X-Agon-Queued-At`` or a batch item's ``queued_at`` carries
+    it (None: empty); ServiceError naming ``field`` when it cannot be read."""
+    raw = raw.strip()
     if not raw:
         return None
     try:
         moment = datetime.fromisoformat(raw.replace("Z", "+00:00") if raw.endswith("Z") else raw)
     except ValueError:
         raise ServiceError(
-            _("%(header)s must be an ISO 8601 time") % {"header": QUEUED_AT}, field=QUEUED_AT
+            _("%(header)s must be an ISO 8601 time") % {"header": field}, field=field
         ) from None
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
@@ -117,6 +123,15 @@ def request_hash(request: HttpRequest) -> str:
             body = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")).encode()
     digest = hashlib.sha256(f"{request.method}\n{request.path}\n".encode())
     digest.update(body)
+    return digest.hexdigest()
+
+
+def item_hash(path: str, body: Any) -> str:
+    """`request_hash` of a JSON POST of ``body`` to ``path``: an item of the board's
+    batch door (views/batch.py) is the very request it stands for, so a key sent alone
+    once and in a batch later (or the other way round) is one request, answered alike."""
+    digest = hashlib.sha256(f"POST\n{path}\n".encode())
+    digest.update(json.dumps(body, sort_keys=True, separators=(",", ":")).encode())
     return digest.hexdigest()
 
 
@@ -259,3 +274,40 @@ def _run(
     if callable(render) and not getattr(response, "is_rendered", True):
         response = render()
     return response
+
+
+def idempotent_item(
+    *, key: str, path: str, body: Any, by: Actor, run: Callable[[], HttpResponse]
+) -> tuple[HttpResponseBase, bool]:
+    """One item of a batch as `idempotent` runs one request: the item's own ``key``
+    claimed for ``by``, ``path`` (the door it stands for) and ``body``, inside the
+    caller's transaction (a savepoint here); ``run`` writes it and answers. Returns the
+    answer and whether it was replayed (the key answered already; nothing run). A
+    refusal is kept as its answer as a single request's is; a 5xx keeps nothing."""
+    try:
+        check_key(key)
+    except ServiceError as exc:
+        return service_error_response(exc), False
+    with transaction.atomic():
+        try:
+            stored = idempotency_claim(
+                key=key, path=path, request_hash=item_hash(path, body), by=by
+            )
+        except KeyMismatch as exc:
+            return error_response(exc.message, status=422, code="invalid", field=exc.field), False
+        except ServiceError as exc:
+            return service_error_response(exc), False
+        if stored is not None:
+            return _replay(stored), True
+        response = run()
+        if response.status_code >= 500:
+            transaction.set_rollback(True)  # the key is free for the retry
+            return response, False
+        try:
+            with transaction.atomic():
+                idempotency_store(key=key, answer=_compact(response), by=by)
+        except DatabaseError:
+            # Nothing of the item is kept (its write with it): it is sent again.
+            transaction.set_rollback(True)
+            return error_response(_("try again"), status=503), False
+    return response, False

@@ -15,7 +15,6 @@ from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -35,8 +34,9 @@ from tournaments.core.permissions import can_direct, can_view
 from tournaments.core.throttles import write_throttled
 from tournaments.models import Game, Round, Seat
 from tournaments.results.consumers import socket_path
+from tournaments.results.egg_timer import Clock
 from tournaments.results.offline import idempotent, outcome_response, queued_at
-from tournaments.results.selectors.table_state import game_clock
+from tournaments.results.selectors.table_state import game_clock, timer_clock
 from tournaments.results.services.plies import game_timer_pause, game_timer_resume
 from tournaments.results.services.result_path import (
     PlyEntry,
@@ -63,7 +63,7 @@ def position(request: HttpRequest) -> JsonResponse:
     board = rulesets.board_game().board
     assert board is not None
     try:
-        return JsonResponse(board.position(record))
+        return JsonResponse(board.position(record, None))
     except board.refused as exc:
         return error_response(exc, field="moves")
 
@@ -200,14 +200,14 @@ def players_in_moving_order(game: Game) -> list[dict[str, Any]]:
     ]
 
 
-def _record(game: Game, players: list[dict[str, Any]]) -> dict[str, Any]:
+def _record(game: Game, players: int) -> dict[str, Any]:
     # The results service stores every record as the standard game for the table's size.
-    return {"players": len(players), "variant": "standard", "moves": list(game.moves)}
+    return {"players": players, "variant": "standard", "moves": list(game.moves)}
 
 
 def _page(request: HttpRequest, game: Game, mode: str, **extra: Any) -> HttpResponse:
     players = players_in_moving_order(game)
-    record = _record(game, players)
+    record = _record(game, len(players))
     data: dict[str, Any] = {
         "mode": mode,
         "board": _board_of(game).geometry(),
@@ -217,6 +217,8 @@ def _page(request: HttpRequest, game: Game, mode: str, **extra: Any) -> HttpResp
             "position": reverse("games:position"),
             "replay": reverse("games:replay", args=[game.pk]),
             "state": reverse("games:state", args=[game.pk]),
+            # The queue sends plies waiting there many at once (views/batch.py).
+            "batch": reverse("games:batch"),
             "socket": socket_path(game.table.round.tournament.slug),
         },
         "game": game.pk,
@@ -252,7 +254,7 @@ def _page(request: HttpRequest, game: Game, mode: str, **extra: Any) -> HttpResp
         except ValueError:
             data["ply"] = plies
     else:
-        data["position"] = _board_of(game).position(record)
+        data["position"] = _board_of(game).position(record, game.position)
     table = game.table
     return render(
         request,
@@ -296,20 +298,11 @@ def record_view(request: HttpRequest, pk: int, token: str | None = None) -> Http
     and report as that seat only, so that an opponent confirms the result.
     """
     game = game_or_404(pk)
-    tournament = game.table.round.tournament
-    by: Actor | None = None
-    if token is not None:
-        seat = Seat.objects.filter(report_token=token, table_id=game.table_id).first()
-        # A decider is the two leaders' game: the third player's link does not record it.
-        if seat is None or (game.leaders is not None and seat.position not in game.leaders):
-            raise Http404("no such game")
-        by = Actor.player(seat)
-    elif not request.user.is_authenticated:
+    if token is None and not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    elif not can_direct(request.user, tournament):
-        raise PermissionDenied("only the tournament's directors can record this game")
+    by = board_actor(request, game, token)
     if request.method == "POST":
-        return _save(request, game, by=by or Actor.director(request.user))
+        return _save(request, game, by=by)
     save_url = (
         reverse("games:record-token", args=[game.pk, token])
         if token
@@ -320,14 +313,32 @@ def record_view(request: HttpRequest, pk: int, token: str | None = None) -> Http
         game,
         "record",
         save_url=save_url,
-        by_player=by is not None,
+        by_player=by.is_player,
         # A player's link records as their own seat; there is nothing to choose.
-        player_position=by.seat.position if by is not None and by.seat is not None else None,
+        player_position=by.seat.position if by.seat is not None else None,
         version=game.version,
     )
 
 
-def _ply_request(body: Any) -> PlyEntry | None:
+def board_actor(request: HttpRequest, game: Game, token: str | None) -> Actor:
+    """Who records ``game`` by this request: the seat of a player's link (``token``), at
+    that game's table, or a director of its tournament signed in. Raises Http404 (a link
+    of another table, the third player of a decider) or PermissionDenied. The board's
+    batch door (views/batch.py) checks each item alike."""
+    if token is not None:
+        seat = Seat.objects.filter(report_token=token, table_id=game.table_id).first()
+        # A decider is the two leaders' game: the third player's link does not record it.
+        if seat is None or (game.leaders is not None and seat.position not in game.leaders):
+            raise Http404("no such game")
+        return Actor.player(seat)
+    if not request.user.is_authenticated or not can_direct(
+        request.user, game.table.round.tournament
+    ):
+        raise PermissionDenied("only the tournament's directors can record this game")
+    return Actor.director(request.user)
+
+
+def ply_request(body: Any) -> PlyEntry | None:
     """A ply sent from the table: {ply: N, move, key[, timeout]} or {undo: N}; None for
     a whole record. Raises ValueError or TypeError on a malformed body."""
     if not isinstance(body, dict) or not ({"ply", "undo"} & set(body)):
@@ -386,7 +397,7 @@ def _save(request: HttpRequest, game: Game, *, by: Actor) -> JsonResponse:
         other = _other_write(body, game, by)
         if other is not None:
             return other
-        ply = _ply_request(body)
+        ply = ply_request(body)
         entry = ResultEntry(ply=ply)
         version = None
         if ply is None:
@@ -418,12 +429,23 @@ def _save(request: HttpRequest, game: Game, *, by: Actor) -> JsonResponse:
 def game_state(game: Game, *, legal: bool = True) -> dict[str, Any]:
     """A game's record as the board pages use it: version, status, moves, who sent the
     last ply, and (``legal``) the position with the legal moves to go on from."""
-    players = players_in_moving_order(game)
-    record = _record(game, players)
-    plies = game.plies.aggregate(plies=Max("number"))["plies"]
-    last = game.plies.filter(number=plies).first() if plies else None
-    # The egg timer reads the server's clock, never a device's (services/plies.py).
-    timer = game_clock(game) if game.status == Game.Status.IN_PROGRESS else None
+    # A ply just stored brings what its answer needs (services/plies.py, `PlyRecorded`):
+    # nothing is read again, so a ply's cost does not grow with its game.
+    recorded = getattr(game, "recorded", None)
+    in_progress = game.status == Game.Status.IN_PROGRESS
+    timer: Clock | None
+    if recorded is not None:
+        players_count = len(game.moving_order(recorded.seats))
+        last_by = recorded.by_position
+        seconds = game.table.round.tournament.seconds_per_move
+        timer = timer_clock(game, recorded.times, seconds) if in_progress else None
+    else:
+        players_count = len(players_in_moving_order(game))
+        last = game.plies.order_by("-number").first()
+        last_by = last.by_position if last is not None and last.number == len(game.moves) else None
+        # The egg timer reads the server's clock, never a device's (services/plies.py).
+        timer = game_clock(game) if in_progress else None
+    record = _record(game, players_count)
     state: dict[str, Any] = {
         "ok": True,
         "version": game.version,
@@ -432,10 +454,8 @@ def game_state(game: Game, *, legal: bool = True) -> dict[str, Any]:
         # Whose report waits for another seat's confirmation (None: a director's).
         "reported_by": game.reported_by_position,
         "moves": record["moves"],
-        "out": game.out_list(len(players)),
-        "last_by": last.by_position
-        if last is not None and last.number == len(record["moves"])
-        else None,
+        "out": game.out_list(players_count),
+        "last_by": last_by,
         # The egg timer: when the seat to move loses her turn (None: no timer running,
         # or paused), whether it is paused, and the seconds left to her.
         "deadline": timer.deadline.isoformat() if timer and timer.deadline else None,
@@ -444,7 +464,7 @@ def game_state(game: Game, *, legal: bool = True) -> dict[str, Any]:
         "replay_url": reverse("games:replay", args=[game.pk]),
     }
     if legal:
-        state["position"] = _board_of(game).position(record)
+        state["position"] = _board_of(game).position(record, game.position)
     return state
 
 
