@@ -16,6 +16,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
 from games.dropped import dropped_scores
+from games.engine_common.errors import EngineError
 from games.engine_common.stepping import Start, game_start, state_start
 
 if TYPE_CHECKING:
@@ -84,6 +85,10 @@ class Ruleset:
     # Reads one move of the game's notation (the engine's `parse_move`; raises a
     # ValueError with the reason): a ply is read before anything of it is stored.
     parse_move: Callable[[str], object] | None = None
+    # What `replay` raises for a record it cannot read at all (a ValueError with the
+    # reason; an illegal move is a result with ok=false, not an error): the rules API
+    # answers it with a 400. The family's engines share EngineError as its base.
+    refused: type[ValueError] = EngineError
     # What else differs between the games: the layers above ask these, never the name
     # (tests/games/test_rulesets_are_the_only_switch.py). False is the family's default.
     # A seat's result is its pieces out (section 2), already on the rating core's 0..3
@@ -216,6 +221,14 @@ def _pentagame_points(out: Sequence[int]) -> list[float]:
     return dropped_scores(out, 3)
 
 
+def _pentagame_demo(players: int, seed: int) -> tuple[list[str], dict[str, Any]]:
+    # Up to 1,500 plies, as the demo's Swiss has always played them (it keeps a game that
+    # ends); its live tables take the first plies (a shorter playout, the same moves).
+    from games.pentagame.playout import random_game
+
+    return random_game(players, seed=seed, max_plies=1500), {}
+
+
 def _pantarei_demo(players: int, seed: int) -> tuple[list[str], dict[str, Any]]:
     from games.pantarei.playout import random_record
 
@@ -298,6 +311,8 @@ def _load_builtin() -> None:
             import_events=pentagame.import_events,
             book_minutes=((2, 20), (3, 40), (4, 80)),
             parse_move=pentagame.parse_move,
+            refused=pentagame.PentagameError,
+            demo_record=_pentagame_demo,
         )
     )
     family: list[tuple[str, bool, DemoRecord]] = [

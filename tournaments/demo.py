@@ -15,8 +15,6 @@ from django.db import transaction
 from django.db.models import Count
 
 from games import rulesets
-from games.pentagame import replay
-from games.pentagame.playout import random_game
 from tournaments.core.actor import Actor
 from tournaments.desk.services.clubs import club_create, club_organisers_set
 from tournaments.desk.services.entries import entries_paste, entry_check_in
@@ -94,9 +92,11 @@ def _play_game(
     order = game.moving_order(n)
     weights = [2.718 ** strengths[names[p - 1]] for p in order]
     winner = rng.choices(range(n), weights=weights)[0]
+    # The Swiss and the evenings name no game: they are for the family's default game.
+    ruleset = rulesets.get(rulesets.DEFAULT)
     for seed in range(rng.randrange(10**6), 10**7):
-        moves = random_game(n, seed=seed, max_plies=1500)
-        result = replay({"players": n, "variant": "standard", "moves": moves})
+        moves, _setup = random_record(ruleset.name, n, seed)
+        result: Any = ruleset.replay({"players": n, "variant": "standard", "moves": moves})
         if result.finished and result.out[winner] == max(result.out):
             game_record_moves(game=game, moves=moves, by=DEMO)
             return
@@ -132,7 +132,9 @@ def _play_live(round_: Round, rng: random.Random, skip: int) -> None:
         tables.add(game.table_id)
         seats = {s.position: Actor.player(s) for s in game.table.seats.all()}
         order = game.moving_order(len(seats))
-        moves = random_game(len(seats), seed=rng.randrange(10**6), max_plies=rng.randint(8, 40))
+        seed, plies = rng.randrange(10**6), rng.randint(8, 40)
+        # The first plies of a random game of the Swiss's game (the default one).
+        moves = random_record(rulesets.DEFAULT, len(seats), seed)[0][:plies]
         for n, move in enumerate(moves, start=1):
             by = seats[order[(n - 1) % len(seats)]]
             entry = ResultEntry(ply=PlyEntry(number=n, move=move, key=f"demo-{game.pk}-{n}"))

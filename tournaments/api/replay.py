@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import pentagame
+from games import rulesets
 from tournaments.api.schema import ApiSchema
 from tournaments.api.serializers import RecordSerializer
 from tournaments.core.json_errors import error_body
@@ -38,8 +38,11 @@ class ReplayView(APIView):
         """Replay a record; an illegal move gives ok=false with its ply and reason."""
         data = RecordSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        # The record is the default game's (players, variant, moves): a client names no
+        # game here.
+        ruleset = rulesets.get(rulesets.DEFAULT)
         try:
-            result = pentagame.replay(dict(data.validated_data))
-        except pentagame.PentagameError as exc:
+            result = ruleset.replay(dict(data.validated_data))
+        except ruleset.refused as exc:
             return Response(error_body(exc, field="moves"), status=400)
         return Response(result.to_dict())
