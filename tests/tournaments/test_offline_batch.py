@@ -295,5 +295,6 @@ def test_a_batch_of_a_hundred_plies_costs_far_fewer_statements_than_a_hundred_re
         answer = batch(items)
     assert outcomes(answer) == [(200, "saved")] * len(moves)
     assert Ply.objects.filter(game=game).count() == len(moves)
-    # Per ply: the ply's own writes and its key; the request's own work once.
-    assert len(queries) / len(moves) < 40, len(queries)
+    # Per ply: the ply's own statements; the keys claimed and stored, the actor read and
+    # the game's state once for the batch (single requests: 28-30 and 5 for the key).
+    assert len(queries) / len(moves) < 25, len(queries)

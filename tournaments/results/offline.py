@@ -19,7 +19,8 @@ import contextlib
 import functools
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qsl
@@ -36,11 +37,15 @@ from tournaments.core.errors import ServiceError
 from tournaments.core.idempotency import (
     FIELD,
     MAX_BODY,
+    Claim,
     KeyMismatch,
     Stored,
     check_key,
     idempotency_claim,
+    idempotency_claim_many,
+    idempotency_release,
     idempotency_store,
+    idempotency_store_many,
 )
 from tournaments.core.json_errors import error_response, service_error_response
 from tournaments.models import Seat
@@ -276,38 +281,113 @@ def _run(
     return response
 
 
-def idempotent_item(
-    *, key: str, path: str, body: Any, by: Actor, run: Callable[[], HttpResponse]
-) -> tuple[HttpResponseBase, bool]:
-    """One item of a batch as `idempotent` runs one request: the item's own ``key``
-    claimed for ``by``, ``path`` (the door it stands for) and ``body``, inside the
-    caller's transaction (a savepoint here); ``run`` writes it and answers. Returns the
-    answer and whether it was replayed (the key answered already; nothing run). A
-    refusal is kept as its answer as a single request's is; a 5xx keeps nothing."""
-    try:
-        check_key(key)
-    except ServiceError as exc:
-        return service_error_response(exc), False
-    with transaction.atomic():
+@dataclass(frozen=True)
+class Item:
+    """One item of a batch (views/batch.py): its key, the path and body of the request it
+    stands for, and what writes it and answers."""
+
+    key: str
+    path: str
+    body: Any
+    run: Callable[[], HttpResponseBase]
+
+
+def undecided(response: HttpResponseBase) -> bool:
+    """An answer that decides nothing: the item is sent again (as the queue takes a
+    single answer: a 5xx, a 429, the 409 of its key still being stored)."""
+    status = response.status_code
+    if status >= 500 or status == 429:
+        return True
+    if status != 409:
+        return False
+    with contextlib.suppress(ValueError, RecursionError, AttributeError):
+        return json.loads(response.content)["error"]["field"] == FIELD
+    return False
+
+
+def idempotent_items(
+    items: Sequence[Item], *, by: Actor
+) -> list[tuple[HttpResponseBase, bool] | None]:
+    """Items of one actor, in order, inside the caller's transaction, each as
+    `idempotent` runs one request: its own key claimed for its path and body (all of
+    them in one go, `idempotency_claim_many`), a key answered before replayed, a
+    refusal kept as its answer, every answer stored in one statement at the end. Each
+    answer with whether it was replayed; from the first item whose answer decides
+    nothing (`undecided`: a 5xx, its key still being stored) on, None: not run, its key
+    free again, sent again in order."""
+    answers: list[tuple[HttpResponseBase, bool] | None] = [None] * len(items)
+    hashes = [item_hash(item.path, item.body) for item in items]
+    wellformed = []
+    for i, item in enumerate(items):
         try:
-            stored = idempotency_claim(
-                key=key, path=path, request_hash=item_hash(path, body), by=by
-            )
-        except KeyMismatch as exc:
-            return error_response(exc.message, status=422, code="invalid", field=exc.field), False
+            check_key(item.key)
+            wellformed.append(i)
         except ServiceError as exc:
-            return service_error_response(exc), False
-        if stored is not None:
-            return _replay(stored), True
-        response = run()
-        if response.status_code >= 500:
-            transaction.set_rollback(True)  # the key is free for the retry
-            return response, False
-        try:
-            with transaction.atomic():
-                idempotency_store(key=key, answer=_compact(response), by=by)
-        except DatabaseError:
-            # Nothing of the item is kept (its write with it): it is sent again.
-            transaction.set_rollback(True)
-            return error_response(_("try again"), status=503), False
-    return response, False
+            answers[i] = (service_error_response(exc), False)
+    claims = idempotency_claim_many(
+        [Claim(items[i].key, items[i].path, hashes[i]) for i in wellformed], by=by
+    )
+    claimed = dict(zip(wellformed, claims, strict=True))
+    to_store: dict[str, Stored] = {}
+    first: dict[str, int] = {}  # a key twice in one batch: the second is the first's replay
+    stop: int | None = None
+    for i, item in enumerate(items):
+        if i not in claimed:
+            continue
+        result = claimed[i]
+        if item.key in first:
+            earlier = first[item.key]
+            stored = to_store.get(item.key)
+            if hashes[earlier] != hashes[i]:
+                answers[i] = (
+                    error_response(
+                        _(
+                            "this idempotency key was sent with another request body; send a new key"
+                        ),
+                        status=422,
+                        code="invalid",
+                        field=FIELD,
+                    ),
+                    False,
+                )
+            elif stored is not None:
+                answers[i] = (_replay(stored), True)
+            else:
+                answers[i] = answers[earlier]
+            continue
+        first[item.key] = i
+        if isinstance(result, KeyMismatch):
+            answers[i] = (
+                error_response(result.message, status=422, code="invalid", field=result.field),
+                False,
+            )
+        elif isinstance(result, ServiceError):
+            answers[i] = (service_error_response(result), False)
+        elif isinstance(result, Stored):
+            answers[i] = (_replay(result), True)
+        else:
+            try:
+                response = item.run()
+            except DatabaseError:
+                # A race lost on every try, the database gone: the item's savepoint is
+                # rolled back (services are `retried`); it is sent again.
+                response = error_response(_("try again"), status=503)
+            answers[i] = (response, False)
+            if response.status_code < 500:
+                to_store[item.key] = _compact(response)
+        if undecided(answers[i][0]):  # type: ignore[index]
+            stop = i
+            break
+    if stop is not None:
+        # Claimed and not answered: free for the items' next try.
+        unrun = [
+            items[j].key
+            for j in range(stop, len(items))
+            if j in claimed and claimed[j] is None and items[j].key not in to_store
+        ]
+        for j in range(stop + 1, len(items)):
+            answers[j] = None
+        idempotency_release(unrun, by=by)
+    if to_store:
+        idempotency_store_many(to_store, by=by)
+    return answers

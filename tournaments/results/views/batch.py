@@ -34,11 +34,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import groupby
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.core.exceptions import PermissionDenied
-from django.db import DatabaseError, transaction
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
@@ -50,8 +51,9 @@ from tournaments.core.errors import ServiceError
 from tournaments.core.json_errors import error_body, error_response, service_error_response
 from tournaments.core.throttles import ItemBudget
 from tournaments.models import Game
+from tournaments.results.offline import Item as Entry
 from tournaments.results.offline import (
-    idempotent_item,
+    idempotent_items,
     outcome_response,
     parse_queued_at,
 )
@@ -192,53 +194,57 @@ def _game_items(request: HttpRequest, game_id: int, items: list[Item], budget: I
         .first()
     )
     actors: dict[str | None, Actor | HttpResponse] = {}
-    ran = False
+    runnable: list[tuple[Item, Actor]] = []
     stopped: dict[str, Any] | None = None
+    for item in items:
+        if stopped is not None:
+            item.answer = stopped
+            continue
+        if item.token not in actors:
+            actors[item.token] = _actor(request, game, item.token)
+        by = actors[item.token]
+        if not isinstance(by, Actor):
+            item.answer = _answer(by)
+        elif not {"ply", "undo"} & set(item.body):
+            item.answer = _answer(
+                error_response(
+                    _("only plies and undos go in a batch; send this alone"),
+                    code="not_batched",
+                    field="body",
+                )
+            )
+        elif not budget.take(item.token):
+            stopped = _later(
+                _("too many writes from this link or address; try again in %(seconds)s s")
+                % {"seconds": budget.wait()},
+                status=429,
+            )
+            item.answer = stopped
+        else:
+            runnable.append((item, by))
+    if not runnable:
+        return False
+    assert game is not None
+    later = _later(_("an earlier ply of this game goes again first; sent again after it"))
     with transaction.atomic():
-        for item in items:
-            if stopped is not None:
-                item.answer = stopped
+        halted = False
+        # Consecutive items of one link (or the director) claim their keys together.
+        for _token, run in groupby(runnable, key=lambda pair: pair[0].token):
+            of_run = list(run)
+            if halted:
+                for item, _by in of_run:
+                    item.answer = later
                 continue
-            if item.token not in actors:
-                actors[item.token] = _actor(request, game, item.token)
-            by = actors[item.token]
-            if not isinstance(by, Actor):
-                item.answer = _answer(by)
-                continue
-            if not {"ply", "undo"} & set(item.body):
-                item.answer = _answer(
-                    error_response(
-                        _("only plies and undos go in a batch; send this alone"),
-                        code="not_batched",
-                        field="body",
-                    )
-                )
-                continue
-            if not budget.take(item.token):
-                seconds = budget.wait()
-                stopped = _later(
-                    _("too many writes from this link or address; try again in %(seconds)s s")
-                    % {"seconds": seconds},
-                    status=429,
-                )
-                item.answer = stopped
-                continue
-            assert game is not None
-            try:
-                response, replayed = idempotent_item(
-                    key=item.key, path=item.path, body=item.body, by=by, run=_run(item, game, by)
-                )
-            except DatabaseError:
-                # A race lost every time (retried), or the database gone: nothing of the
-                # item is kept; it and the rest of the game go again.
-                response, replayed = error_response(_("try again"), status=503), False
-            item.answer = _answer(response, replayed=replayed)
-            ran = True
-            if item.answer.get("retry"):
-                stopped = _later(
-                    _("an earlier ply of this game goes again first; sent again after it")
-                )
-    return ran
+            by = of_run[0][1]
+            answers = idempotent_items(
+                [Entry(i.key, i.path, i.body, _run(i, game, by)) for i, _by in of_run], by=by
+            )
+            for (item, _by), answer in zip(of_run, answers, strict=True):
+                if answer is None:
+                    item.answer, halted = later, True
+                else:
+                    item.answer = _answer(answer[0], replayed=answer[1])
+    return True
 
 
 def _actor(request: HttpRequest, game: Game | None, token: str | None) -> Actor | HttpResponse:
