@@ -13,6 +13,8 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+from django.db.models import Count, Max, Sum
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.http import parse_etags, quote_etag
 from django.utils.translation import get_language
@@ -42,10 +44,15 @@ def etag_matches(if_none_match: str | None, etag: str) -> bool:
 
 
 def round_state(round_: Round) -> list[Any]:
-    """Changes with every write to a game of the round (each bumps the game's version)
-    and with the round's status. One query."""
-    versions = Game.objects.filter(table__round=round_).order_by("pk").values_list("pk", "version")
-    return [round_.pk, round_.status, *versions]
+    """Changes with every write to a game of the round and with the round's status: each
+    write bumps its game's version, versions only grow and a game added gets a higher id
+    than any before, so the games' count, the sum of their versions and the highest id
+    change with every write, addition and removal. One query of one row, however many
+    games (the pages' caches and pollers ask it on every request)."""
+    state = Game.objects.filter(table__round=round_).aggregate(
+        games=Count("pk"), versions=Coalesce(Sum("version"), 0), last=Max("pk")
+    )
+    return [round_.pk, round_.status, state["games"], state["versions"], state["last"]]
 
 
 def poll_page(

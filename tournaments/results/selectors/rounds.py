@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Func, IntegerField, Q
 from django.utils.translation import gettext as _
 
 from games.letters import colour_letter
@@ -177,10 +177,21 @@ def round_trails(tables: list[TableRow]) -> None:
         games[submission.game_id].trail.append(submission)
 
 
+class PlyCount(Func):
+    """How many plies a game's record (``moves``, a JSON array) holds, counted by the
+    database: a round's page would otherwise decode every game's whole record to count it."""
+
+    function = "jsonb_array_length"
+    output_field = IntegerField()
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return super().as_sql(compiler, connection, function="json_array_length", **extra)
+
+
 _GAME_FIELDS = (
     "pk", "table_id", "number", "first_position", "direction", "status",
     *out_fields(MAX_SEATS),
-    "colours_out", "moves", "version", "confirmed", "reported_by_position",
+    "colours_out", "ply_count", "version", "confirmed", "reported_by_position",
     "decider", "leader_a", "leader_b", "voided",
 )  # fmt: skip
 
@@ -216,7 +227,10 @@ def round_tables(*, round_: Round, table_id: int | None = None) -> list[TableRow
         )
     games_by_table: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for game in (
-        Game.objects.filter(table__round=round_, **one).order_by("number").values(*_GAME_FIELDS)
+        Game.objects.filter(table__round=round_, **one)
+        .annotate(ply_count=PlyCount("moves"))
+        .order_by("number")
+        .values(*_GAME_FIELDS)
     ):
         games_by_table[game["table_id"]].append(game)
     # Disputed games, and reports the organiser accepted (confirmed by no seat): one query.
@@ -245,7 +259,7 @@ def round_tables(*, round_: Round, table_id: int | None = None) -> list[TableRow
                     status=game["status"],
                     out=[game[f"out_{p}"] for p in positions],
                     letters=[colour_letter(colours.get(str(p), [])) for p in positions],
-                    moves=len(game["moves"] or ()),
+                    moves=game["ply_count"] or 0,
                     version=game["version"],
                     confirmed=game["confirmed"],
                     reported_by=game["reported_by_position"],
