@@ -138,16 +138,21 @@ def _rate(periods: Sequence[RatingPeriod], ledgers: dict[str, RatingLedger]) -> 
 
 def _events_rated(periods: Sequence[RatingPeriod]) -> None:
     """The events' standings show each player's rating change (issue 26): their pages
-    and polls (ETag on the standings version) must see the new ratings. One query; a
+    and polls (ETag on the standings version) must see the new ratings; so must the
+    pages of every event with a round being played, whose tables show each seat's
+    chance from the ratings (the round page is cached on that version). One query; a
     long recomputation touches every event."""
     if len(periods) > 500:
         standings_changed_for_events(tournaments=None)
         return
     evenings = [p.evening_id for p in periods if p.evening_id is not None]
     rounds = Round.objects.filter(pk__in=[p.round_id for p in periods if p.round_id is not None])
+    playing = Round.objects.exclude(status=Round.Status.CLOSED)
     standings_changed_for_events(
         tournaments=Tournament.objects.filter(
-            Q(pk__in=evenings) | Q(pk__in=rounds.values("tournament_id"))
+            Q(pk__in=evenings)
+            | Q(pk__in=rounds.values("tournament_id"))
+            | Q(pk__in=playing.values("tournament_id"))
         )
     )
 

@@ -50,7 +50,7 @@ def test_the_projector_page_shows_the_round_and_the_standings_and_loads_its_modu
 def test_the_data_answers_304_until_a_result_changes_it(client):
     tournament, round_ = _running(4)
     first = _data(client, tournament)
-    assert first.status_code == 200 and first["Cache-Control"] == "no-cache"
+    assert first.status_code == 200 and first["Cache-Control"] == "public, no-cache"
     etag = first["ETag"]
     assert first.json()["tables"][0]["state"] == "open"
     assert _data(client, tournament, etag).status_code == 304

@@ -4,7 +4,8 @@ A projector or a results board asks for the standings every few seconds with
 If-None-Match; nearly every answer is 304, and when the standings change, every poller
 fetches the same new body. For a published tournament both are answered here, before
 sessions, authentication and DRF, from one query (the tournament's `standings_version`):
-a 304, or the body already rendered for that version (in the cache). Anything else (an
+a 304, or the body already rendered for that version (this process's copy, else the
+shared cache's: `tournaments.core.page_cache.cached_body`). Anything else (an
 unpublished tournament, a body not rendered yet) goes the whole way through
 `StandingsView`, which renders and caches the body.
 """
@@ -16,12 +17,13 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date
 
+from tournaments.core.page_cache import cached_body
 from tournaments.core.poll import etag_matches
 from tournaments.models import Tournament
 from tournaments.standings.selectors.standings import standings_etag, standings_key, version_token
@@ -69,15 +71,22 @@ class StandingsPollMiddleware:
         if etag_matches(seen, standings_etag(token)):
             response = HttpResponseNotModified()
         else:
-            body = cache.get(standings_key(token, "json"))
+            body = cached_body(standings_key(token, "json"))
             if body is None:
                 return None
             response = HttpResponse(body, content_type="application/json")
-        return standings_headers(response, token, updated_at)
+        return standings_headers(response, token, updated_at, published=True)
 
 
-def standings_headers(response: HttpResponse, token: str, updated_at: Any) -> HttpResponse:
+def standings_headers(
+    response: HttpResponse, token: str, updated_at: Any, *, published: bool
+) -> HttpResponse:
+    """Validators, and who may keep the answer: a published tournament's standings are the
+    same for everyone, so any cache may keep them (revalidating each time); a hidden
+    one's only the client that asked (its directors), never a shared cache."""
     response["ETag"] = standings_etag(token)
     response["Last-Modified"] = http_date(updated_at.timestamp())
-    response["Cache-Control"] = "no-cache"
+    response["Cache-Control"] = "public, no-cache" if published else "private, no-cache"
+    if not published:
+        patch_vary_headers(response, ("Authorization", "Cookie"))
     return response

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseNotModified
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.renderers import JSONRenderer
@@ -11,6 +10,7 @@ from rest_framework.views import APIView
 
 from tournaments.api.common import TournamentScoped
 from tournaments.api.middleware import standings_headers
+from tournaments.core.page_cache import cached_body, store_body
 from tournaments.core.poll import etag_matches
 from tournaments.models import (
     Tournament,
@@ -43,10 +43,10 @@ def standings_response(tournament: Tournament, seen: str | None) -> HttpResponse
         response = HttpResponseNotModified()
     else:
         key = standings_key(token, "json")
-        body = cache.get(key)
+        body = cached_body(key)
         if body is None:
             standings = tournament_standings(tournament=tournament)
             body = JSONRenderer().render(standings.as_json())
-            cache.set(key, body, timeout=3600)
+            store_body(key, body)
         response = HttpResponse(body, content_type="application/json")
-    return standings_headers(response, token, tournament.updated_at)
+    return standings_headers(response, token, tournament.updated_at, published=tournament.published)

@@ -19,9 +19,10 @@ from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tournaments.core.poll import etag_matches
+from tournaments.core.page_cache import build_stamp, cached_body, store_body
+from tournaments.core.poll import etag_matches, round_state
 from tournaments.core.web import viewable_tournament
-from tournaments.models import Game, Round, Tournament
+from tournaments.models import Round, Tournament
 from tournaments.results.consumers import socket_path
 from tournaments.results.rows import match_sentence
 from tournaments.results.selectors.rounds import TableRow, round_tables
@@ -82,12 +83,9 @@ def projector_round(tournament: Tournament, number: str | None = None) -> Round 
 
 def projector_etag(tournament: Tournament, round_: Round | None) -> str:
     """Changes whenever the standings or any game of the shown round change."""
-    parts: list[Any] = [standings_token(tournament), get_language()]
+    parts: list[Any] = [standings_token(tournament), tournament.updated_at, get_language()]
     if round_ is not None:
-        parts += [round_.pk, round_.status]
-        parts += list(
-            Game.objects.filter(table__round=round_).order_by("pk").values_list("pk", "version")
-        )
+        parts += round_state(round_)
     return hashlib.sha1(repr(parts).encode()).hexdigest()[:24]
 
 
@@ -232,8 +230,16 @@ def projector_data(request: HttpRequest, slug: str) -> HttpResponse:
     if etag_matches(request.headers.get("If-None-Match"), etag):
         response = HttpResponseNotModified()
     else:
-        response = JsonResponse(projector_payload(tournament, round_))
+        # The same for everyone who may see it: kept once per ETag (the view has checked
+        # who may see the tournament before this).
+        key = f"projector:{build_stamp()}:{etag}"
+        body = cached_body(key)
+        if body is None:
+            body = JsonResponse(projector_payload(tournament, round_)).content
+            store_body(key, body)
+        response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag
-    response["Cache-Control"] = "no-cache"
+    # A hidden tournament's data never goes into a shared cache.
+    response["Cache-Control"] = "public, no-cache" if tournament.published else "private, no-cache"
     response["Vary"] = "Accept-Language, Cookie"
     return response

@@ -9,8 +9,9 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from tournaments.core.csv_export import SafeWriter
+from tournaments.core.page_cache import public_page
 from tournaments.core.permissions import can_direct
-from tournaments.core.poll import POLL_MS, poll_etag, poll_page, round_state
+from tournaments.core.poll import POLL_MS, poll_etag, round_state
 from tournaments.core.visibility import tournaments_visible_to
 from tournaments.core.web import viewable_tournament
 from tournaments.desk.selectors.pre_round import pre_round_view
@@ -18,7 +19,7 @@ from tournaments.models import Club, Entry, Game, Round, Seat, Tournament
 from tournaments.results.selectors.rounds import round_tables
 from tournaments.results.selectors.table_state import attach_live
 from tournaments.results.views.live_tables import live_tables_config
-from tournaments.standings.selectors.standings import tournament_standings
+from tournaments.standings.selectors.standings import standings_token, tournament_standings
 from tournaments.standings.selectors.teams import team_standings
 
 
@@ -92,7 +93,18 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             },
         )
 
-    return poll_page(request, poll_etag(request, "round", director, *round_state(round_)), page)
+    # What the page shows: the round's games, the names, scores and settings behind the
+    # standings' version (which rating jobs bump for events being played, as the chances
+    # come from the ratings), the tournament row itself, and who looks.
+    etag = poll_etag(
+        request,
+        "round",
+        director,
+        standings_token(tournament),
+        tournament.updated_at,
+        *round_state(round_),
+    )
+    return public_page(request, etag, page, shared_queries=("", "print"))
 
 
 def _pairings_export(

@@ -7,11 +7,12 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from tournaments.core.csv_export import SafeWriter
-from tournaments.core.poll import POLL_MS, poll_etag, poll_page
+from tournaments.core.page_cache import public_page
+from tournaments.core.poll import POLL_MS, poll_etag
 from tournaments.core.web import viewable_tournament
 from tournaments.models import Tournament
 from tournaments.standings.selectors.crosstable import tournament_crosstable
-from tournaments.standings.selectors.standings import standings_state, tournament_standings
+from tournaments.standings.selectors.standings import standings_token, tournament_standings
 
 
 def _standings_csv(tournament: Tournament) -> HttpResponse:
@@ -41,24 +42,25 @@ def tournament_standings_view(request: HttpRequest, slug: str) -> HttpResponse:
     fmt = request.GET.get("format")
     if fmt == "csv":
         return _standings_csv(tournament)
-    standings = tournament_standings(tournament=tournament)
     if fmt == "json":
-        return JsonResponse(standings.as_json())
+        return JsonResponse(tournament_standings(tournament=tournament).as_json())
     if "projector" in request.GET:
         return render(
             request,
             "tournaments/projector.html",
-            {"tournament": tournament, "standings": standings},
+            {"tournament": tournament, "standings": tournament_standings(tournament=tournament)},
         )
-    return poll_page(
+    # The tournament was read by this request: its standings version is current.
+    etag = poll_etag(request, "standings", standings_token(tournament), tournament.updated_at)
+    return public_page(
         request,
-        poll_etag(request, "standings", standings_state(tournament)),
+        etag,
         lambda etag: render(
             request,
             "tournaments/standings.html",
             {
                 "tournament": tournament,
-                "standings": standings,
+                "standings": tournament_standings(tournament=tournament),
                 "poll_etag": etag,
                 "live_poll": POLL_MS,
             },

@@ -1,0 +1,199 @@
+"""Public pages served from a cache keyed on what they show (issue 44, point 4).
+
+A public page (a round's tables, the standings) is read by every spectator's phone and
+every projector, and written only when a result or the round changes. Its view names
+what it shows in an ETag (`tournaments.core.poll.poll_etag` over the round's state and
+the standings' version: the same versions the pollers compare), and `public_page`:
+
+- answers every client conditionally: a 304 when its If-None-Match is the page's ETag
+  (not only the poller's, as `poll_page` does for organiser pages), unless a message
+  waits to be shown;
+- renders a visitor who is not signed in once per ETag and keeps the body in Django's
+  cache (Redis in production, shared by every process) and in a small in-process copy,
+  so most plain GETs cost the queries that make the ETag and no render. The key is the
+  ETag (which holds the language), the path with its query and the code's build stamp:
+  a result, a rename, a setting, a round's status, a new language or a deploy names
+  another key, so nothing stale is ever served and nothing needs deleting;
+- never shares a page between people: a signed-in user's page (their name, the
+  director's links) is rendered for them and not stored; the one per-visitor piece of
+  a visitor's page, the CSRF token of the language switcher, is left as a hole in the
+  stored body and filled per request.
+
+Whether someone may see the page at all is the view's to decide before it asks (a
+hidden tournament is a 404 to anyone who may not see it, before any cache is read).
+Every answer says ``Cache-Control: private, no-cache`` (a page carries its visitor's
+CSRF token, so no shared proxy may keep it; the browser keeps it and revalidates) and
+``Vary: Cookie, Accept-Language``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Collection
+from functools import cache as once
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.messages import get_messages
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
+from django.utils.cache import patch_vary_headers
+
+from tournaments.core.poll import POLLER, etag_matches
+
+# How long Redis keeps a body; a new ETag makes a new key long before that.
+TIMEOUT = 3600
+# The in-process copy: the newest bodies, up to this many bytes per process.
+LOCAL_BYTES = 32 * 1024 * 1024
+# What stands for the visitor's CSRF token in a stored body (never a valid token: those
+# are letters and digits only).
+HOLE = b"<agon:csrf-token>"
+_TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="([A-Za-z0-9]+)"')
+
+_local: OrderedDict[str, bytes] = OrderedDict()
+_local_bytes = 0
+_lock = threading.Lock()
+
+
+@once
+def build_stamp() -> str:
+    """Names the code and templates this process runs (their files' sizes and times, and
+    the static files' manifest): a deploy starts new keys, so a page rendered by the
+    old code (with the old static files' names) is never served by the new one."""
+    digest = hashlib.sha1()
+    base = Path(settings.BASE_DIR)
+    for top in ("config", "games", "ratings", "tournaments", "templates"):
+        for path in sorted((base / top).rglob("*")):
+            if path.suffix in {".py", ".html", ".so"}:
+                stat = path.stat()
+                digest.update(f"{path}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+    if settings.STATIC_ROOT:
+        manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
+        if manifest.is_file():
+            digest.update(manifest.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def page_key(etag: str, path: str) -> str:
+    return "page:" + hashlib.sha1(f"{build_stamp()}|{etag}|{path}".encode()).hexdigest()
+
+
+def forget_local() -> None:
+    """Empty this process's copy (the benchmark's cold render; tests)."""
+    global _local_bytes
+    with _lock:
+        _local.clear()
+        _local_bytes = 0
+
+
+def _local_get(key: str) -> bytes | None:
+    with _lock:
+        body = _local.get(key)
+        if body is not None:
+            _local.move_to_end(key)
+        return body
+
+
+def _local_put(key: str, body: bytes) -> None:
+    global _local_bytes
+    if len(body) > LOCAL_BYTES // 4:
+        return
+    with _lock:
+        if key in _local:
+            return
+        _local[key] = body
+        _local_bytes += len(body)
+        while _local_bytes > LOCAL_BYTES:
+            _, dropped = _local.popitem(last=False)
+            _local_bytes -= len(dropped)
+
+
+def cached_body(key: str) -> bytes | None:
+    """A body stored under ``key``: this process's copy, else the shared cache's (kept
+    here too for the next request)."""
+    body = _local_get(key)
+    if body is None:
+        body = cache.get(key)
+        if body is not None:
+            _local_put(key, body)
+    return body
+
+
+def store_body(key: str, body: bytes) -> None:
+    cache.set(key, body, timeout=TIMEOUT)
+    _local_put(key, body)
+
+
+def _messages_waiting(request: HttpRequest) -> bool:
+    # len() reads the storage without marking its messages seen.
+    return bool(len(get_messages(request)))
+
+
+def _client_etag(etag: str, request: HttpRequest) -> str:
+    """The ETag a browser keeps for a whole page: the page's and the visitor's CSRF
+    secret, so that a copy whose token no longer matches the cookie (after a log-in or
+    log-out elsewhere) is never revalidated as current."""
+    secret = request.META.get("CSRF_COOKIE", "")
+    mark = hashlib.sha1(secret.encode()).hexdigest()[:8]
+    return f'{etag[:-1]}.{mark}"'
+
+
+def _stored(request: HttpRequest, etag: str, render: Callable[[str], HttpResponse]) -> bytes:
+    """The visitor's page from the cache, else rendered and stored with the hole."""
+    key = page_key(etag, request.get_full_path())
+    body = cached_body(key)
+    if body is None:
+        response = render(etag)
+        if response.status_code != 200 or response.streaming:
+            raise _NotStored(response)
+        rendered = bytes(response.content)
+        found = _TOKEN.search(rendered)
+        store_body(key, rendered.replace(found.group(1), HOLE) if found else rendered)
+        return rendered
+    return body.replace(HOLE, get_token(request).encode()) if HOLE in body else body
+
+
+class _NotStored(Exception):
+    def __init__(self, response: HttpResponse) -> None:
+        self.response = response
+
+
+def public_page(
+    request: HttpRequest,
+    etag: str,
+    render: Callable[[str], HttpResponse],
+    *,
+    shared_queries: Collection[str] = ("",),
+) -> HttpResponse:
+    """The page ``render(etag)`` draws, for anyone the view has let see it: a 304 for a
+    client that has it, a visitor's copy from the cache, else a fresh render. The page's
+    own poller (agon/poll.js) keeps sending back ``etag``; other clients get and send
+    back `_client_etag`. Only the query strings in ``shared_queries`` are stored (others
+    render each time, so a made-up query cannot fill the cache)."""
+    polling = bool(request.htmx) and request.htmx.trigger == POLLER
+    waiting = _messages_waiting(request)
+    seen = request.headers.get("If-None-Match")
+    response: HttpResponse
+    if not waiting and etag_matches(seen, etag if polling else _client_etag(etag, request)):
+        response = HttpResponseNotModified()
+    elif (
+        waiting
+        or request.user.is_authenticated
+        or request.META.get("QUERY_STRING", "") not in shared_queries
+    ):
+        response = render(etag)
+    else:
+        try:
+            response = HttpResponse(_stored(request, etag, render))
+        except _NotStored as not_stored:
+            response = not_stored.response
+    if response.status_code in (200, 304):
+        # After the render: a visitor without a CSRF cookie got one with the page.
+        response["ETag"] = etag if polling else _client_etag(etag, request)
+        response["Cache-Control"] = "private, no-cache"
+        patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    return response
