@@ -449,6 +449,8 @@ function startRecord() {
       scope: group,
       kind,
       label,
+      // Plies and undos that wait go many in one request (the batch door).
+      ...(kind === "ply" ? { batch: data.urls.batch } : {}),
       ...(body.key ? { key: body.key } : {}),
     });
   }

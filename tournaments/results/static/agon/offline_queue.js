@@ -7,7 +7,8 @@
 // conflict (the server's detail), or refused (a 4xx: the server's message).
 //
 // One module for the results screen, the player's report page and the recording board.
-//   enqueue({url, body, type, group, scope, kind, label, key?, headers?}) -> item
+//   enqueue({url, body, type, group, scope, kind, label, key?, headers?, batch?}) -> item
+//       (batch: the batch door that takes this item with others, docs/offline.md)
 //   flush() -> sends what waits (one sender at a time, across tabs too)
 //   list(scope?) -> every item kept (waiting and answered), oldest first
 //   onChange(callback) -> callback({item, answer}) after each change (answer: the
@@ -21,6 +22,8 @@ const STORE = "items";
 const KEEP_ANSWERED_MS = 24 * 3600 * 1000;
 const RETRY_EVERY_MS = 30000;
 const WAITING = "waiting";
+// The most items the batch door takes in one request (views/batch.py, MAX_ITEMS).
+const BATCH_MAX = 100;
 
 let dbPromise = null;
 function db() {
@@ -73,11 +76,12 @@ function csrfToken() {
   return match ? decodeURIComponent(match[1]) : null;
 }
 
-export async function enqueue({ url, body, type, group, scope, kind, label = "", key = newKey(), headers = {} }) {
+export async function enqueue({ url, body, type, group, scope, kind, label = "", key = newKey(), headers = {}, batch = null }) {
   const item = {
     key,
     user: signedIn(),
     url,
+    batch,
     body,
     type,
     headers,
@@ -190,36 +194,145 @@ function later() {
   timer = setTimeout(flush, delay);
 }
 
+// A batch's answer for one item, read as `read` reads a single answer: the item's own
+// status, outcome and detail; `retry` when the server did not decide it (throttled, its
+// key still being stored, a race lost): it waits, in order. `json` is what a page
+// reads of a single answer: the game's state after the batch, else the outcome.
+function readItem(answer, state) {
+  const json = state ?? (answer.error ? { error: answer.error } : { outcome: answer.outcome, detail: answer.detail ?? "" });
+  const base = { status: answer.status, type: "application/json", text: "", json, replayed: Boolean(answer.replayed), retry: Boolean(answer.retry) };
+  if (answer.status < 400) {
+    const outcome = ["saved", "duplicate", "dispute", "conflict"].includes(answer.outcome) ? answer.outcome : "saved";
+    return { ...base, outcome: base.replayed && outcome === "saved" ? "duplicate" : outcome, detail: answer.detail ?? "" };
+  }
+  return { ...base, outcome: "refused", detail: answer.error?.message || `${answer.status}` };
+}
+
+// Several waiting items in one request to their batch door: the answers in the order
+// sent, or null when the door does not take the batch (an older server, a 4xx for the
+// whole): then each goes alone. Throws as `sendOne` does for what waits (no signal, a
+// 5xx, a 429, a stale CSRF token).
+async function sendBatch(door, items) {
+  const token = csrfToken() ?? items[0].headers["X-CSRFToken"] ?? null;
+  const body = JSON.stringify({
+    items: items.map((item) => ({ key: item.key, url: item.url, queued_at: item.queuedAt, body: JSON.parse(item.body) })),
+  });
+  const headers = { "Content-Type": "application/json", Accept: "application/json", ...(token ? { "X-CSRFToken": token } : {}) };
+  const response = await fetch(door, { method: "POST", headers, body, redirect: "manual", credentials: "same-origin" });
+  if (response.status >= 500 || response.status === 429) throw new Error(`${response.status}`);
+  let json = null;
+  try {
+    json = await response.json();
+  } catch {
+    json = null;
+  }
+  if (response.status === 403 && json?.error?.code === "csrf") throw new Error("csrf");
+  if (!response.ok || !Array.isArray(json?.items) || json.items.length !== items.length) return null;
+  return items.map((item, k) => {
+    const answer = json.items[k];
+    return readItem(answer, answer.status < 400 ? json.games?.[String(gameOf(item))] : null);
+  });
+}
+
+function gameOf(item) {
+  return item.url.match(/\/games\/(\d+)\//)?.[1] ?? null;
+}
+
+function batchable(item) {
+  if (!item.batch || !item.type?.includes("json")) return false;
+  try {
+    const body = JSON.parse(item.body);
+    return body !== null && typeof body === "object" && ("ply" in body || "undo" in body);
+  } catch {
+    return false;
+  }
+}
+
 async function pass() {
   const database = await db();
   const blocked = new Set(); // groups whose next item could not be sent: the rest wait, in order
   const others = new Set(); // groups whose next item is another organiser's: they wait for her
+  const refusedDoors = new Set(); // batch doors that did not take a batch: their items go alone
   const waiting = (await database.getAllFromIndex(STORE, "state", WAITING)).sort((a, b) => a.id - b.id);
   let sentAny = false;
-  for (const queued of waiting) {
-    if (blocked.has(queued.group) || others.has(queued.group)) continue;
+
+  // The item as it is now, or null when it is not to be sent in this pass.
+  async function fresh(queued) {
+    if (blocked.has(queued.group) || others.has(queued.group)) return null;
     const item = await database.get(STORE, queued.id);
-    if (!item || item.state !== WAITING) continue; // another tab sent it
+    if (!item || item.state !== WAITING) return null; // another tab sent it
     // An organiser's entry is hers: typed in her session, it is sent in her session
     // only, never in the name of whoever signed in on this device since. It waits.
     if (item.user && item.user !== signedIn()) {
       others.add(item.group);
-      continue;
+      return null;
     }
-    let answer;
-    try {
-      answer = await sendOne(item);
-    } catch {
-      item.tries += 1;
-      await database.put(STORE, item);
-      blocked.add(item.group);
-      failures += 1;
-      continue;
-    }
+    return item;
+  }
+  // Not sent or not decided: it waits, and the rest of its group after it.
+  async function kept(item) {
+    item.tries += 1;
+    await database.put(STORE, item);
+    blocked.add(item.group);
+  }
+  async function done(item, answer) {
     sentAny = true;
     Object.assign(item, { state: answer.outcome, detail: answer.detail, status: answer.status, doneAt: new Date().toISOString() });
     await database.put(STORE, item);
     announce(item, { status: answer.status, type: answer.type, text: answer.text, json: answer.json });
+  }
+  async function alone(item) {
+    let answer;
+    try {
+      answer = await sendOne(item);
+    } catch {
+      failures += 1;
+      return kept(item);
+    }
+    return done(item, answer);
+  }
+
+  for (let i = 0; i < waiting.length; i++) {
+    const item = await fresh(waiting[i]);
+    if (!item) continue;
+    if (!batchable(item) || refusedDoors.has(item.batch)) {
+      await alone(item);
+      continue;
+    }
+    // The waiting items after it that go through the same door, up to the door's limit
+    // (items of a group that waits are left for the next pass, in order).
+    const run = [item];
+    while (run.length < BATCH_MAX && i + 1 < waiting.length) {
+      const next = waiting[i + 1];
+      if (!batchable(next) || next.batch !== item.batch || next.user !== item.user) break;
+      i += 1;
+      const current = await fresh(next);
+      if (current) run.push(current);
+    }
+    let answers;
+    try {
+      answers = run.length > 1 ? await sendBatch(item.batch, run) : null;
+    } catch {
+      failures += 1;
+      for (const queued of run) await kept(queued);
+      continue;
+    }
+    if (answers === null) {
+      if (run.length > 1) refusedDoors.add(item.batch);
+      for (const queued of run) {
+        if (!blocked.has(queued.group)) await alone(queued);
+      }
+      continue;
+    }
+    let retried = false;
+    for (const [k, queued] of run.entries()) {
+      const answer = answers[k];
+      if (answer.retry) {
+        retried = true;
+        await kept(queued);
+      } else await done(queued, answer);
+    }
+    if (retried) failures += 1;
   }
   if (sentAny && !blocked.size) failures = 0;
   return blocked.size === 0;
