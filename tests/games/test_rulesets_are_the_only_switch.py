@@ -191,3 +191,117 @@ def test_the_scanner_catches_a_planted_comparison(tmp_path: Path) -> None:
             f'20: case "{name}":',
         ],
     }
+
+
+# --- Outside games/, a game's engine is reached through the registry ------------------
+#
+# The modules of games/ that the layers above may import, each shared by the family
+# rather than one game's engine. Everything else under games/ (games/<name>/, the
+# pictures of one game in games/pictures/<name>.py) is reached through games.rulesets.
+SHARED_MODULES: dict[str, str] = {
+    "games.rulesets": "the registry itself: every game through its Ruleset",
+    "games.dropped": "the book's dropped score, the family's shared scale: the scoring "
+    "core, the team standings and the ratings of every game",
+    "games.letters": "the book's colour letters (section 22), asked for where the "
+    "ruleset has_colour_letters: the score sheets, the print pages, the statistics",
+    "games.pictures": "the picture vocabulary (Picture, Shape) the replay page writes "
+    "out; the package imports no engine",
+    "games.pictures.shapes": "the same vocabulary: the seats' piece shapes",
+    "games.engine_common.builds": "the loader of compiled builds, shared by the "
+    "engines and the ratings' copy kernel; it knows no game",
+}
+# Not scanned beside SKIP_TOP: the benchmarks measure the engines themselves
+# (docs/benchmarks.md).
+ENGINE_SKIP_TOP = SKIP_TOP | {"bench"}
+
+
+def _is_module(root: Path, name: str) -> bool:
+    path = root.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def imported_modules(source: str, root: Path) -> list[tuple[int, str]]:
+    """Every module of games/ the source imports, at any depth (inside functions and
+    under `if TYPE_CHECKING:` too): `from games import x` names games.x when x is a
+    module, else games."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                found.append((node.lineno, sub if _is_module(root, sub) else node.module))
+    return sorted({(line, name) for line, name in found if name.split(".")[0] == "games"})
+
+
+def engine_imports(root: Path) -> dict[str, list[str]]:
+    """Imports of games/ outside it that are not SHARED_MODULES: file -> ["line: module"]."""
+    found: dict[str, list[str]] = {}
+    for path in source_files(root):
+        parts = path.relative_to(root).parts
+        if path.suffix != ".py" or parts[0] in ENGINE_SKIP_TOP:
+            continue
+        direct = [
+            f"{line}: {name}"
+            for line, name in imported_modules(path.read_text(encoding="utf-8"), root)
+            if name != "games" and name not in SHARED_MODULES
+        ]
+        if direct:
+            found[path.relative_to(root).as_posix()] = direct
+    return found
+
+
+def test_outside_games_only_the_registry_reaches_an_engine() -> None:
+    found = engine_imports(ROOT)
+    offending = [f"{path}:{line}" for path, lines in found.items() for line in lines]
+    assert not offending, (
+        "imports a game's engine outside games/; ask the game's Ruleset "
+        "(games/rulesets.py: a field or method of it) instead, or add a module the whole "
+        "family shares to SHARED_MODULES with its reason:\n" + "\n".join(offending)
+    )
+
+
+def test_the_engine_scanner_catches_a_planted_import(tmp_path: Path) -> None:
+    (tmp_path / "games" / "pictures").mkdir(parents=True)
+    (tmp_path / "games" / "chess").mkdir()
+    for module in ("__init__", "rulesets", "letters", "dropped"):
+        (tmp_path / "games" / f"{module}.py").write_text("")
+    for module in ("__init__", "shapes", "chess"):
+        (tmp_path / "games" / "pictures" / f"{module}.py").write_text("")
+    for module in ("__init__", "replay"):
+        (tmp_path / "games" / "chess" / f"{module}.py").write_text("")
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "views.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "\n"
+        "from games import rulesets\n"
+        "from games.dropped import dropped_scores\n"
+        "from games.pictures import Picture, chess\n"
+        "from games import chess as engine\n"
+        "import games.chess.replay\n"
+        "\n"
+        "if TYPE_CHECKING:\n"
+        "    from games.chess.replay import Result\n"
+        "\n"
+        "\n"
+        "def page():\n"
+        "    from games.chess import replay\n"
+        "    return replay\n"
+    )
+    # Skipped: the games themselves, their tests and the benchmarks.
+    for skipped in ("games/chess", "tests", "bench"):
+        (tmp_path / skipped / "x.py").parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / skipped / "x.py").write_text("from games.chess import replay\n")
+
+    found = engine_imports(tmp_path)
+
+    assert found == {
+        "app/views.py": [
+            "5: games.pictures.chess",
+            "6: games.chess",
+            "7: games.chess.replay",
+            "10: games.chess.replay",
+            "14: games.chess.replay",
+        ]
+    }
