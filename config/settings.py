@@ -196,17 +196,20 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Live tables: the sockets' channel layer (Django Channels) ------------------------
-# Redis carries a saved ply to every web process's spectators; without Redis (the
-# embedded default: one process) the in-memory layer does. "send" is the layer the
-# services publish on after a commit: short timeouts, so that a Redis that hangs costs a
-# write half a second, never the write itself (PostgreSQL is the record; pages poll).
+# Redis carries a saved ply to every live process; each process subscribes once per
+# tournament its sockets follow and hands each message to its sockets itself
+# (config/live_layer.py: channels_redis's layers did O(sockets) work per message and
+# socket). Without Redis (the embedded default: one process) the in-memory layer does.
+# "send" is the layer the services publish on after a commit: short timeouts, so that a
+# Redis that hangs costs a write half a second, never the write itself (PostgreSQL is
+# the record; pages poll).
 ASGI_APPLICATION = "config.asgi.application"
 if REDIS_URL:
     _LIVE_REDIS = env_str("LIVE_REDIS_URL", REDIS_URL)
 
     def _live_layer(connect: float, read: float) -> dict[str, object]:
         return {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "config.live_layer.FanoutChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
@@ -216,14 +219,18 @@ if REDIS_URL:
                     }
                 ],
                 "prefix": env_str("CACHE_KEY_PREFIX", "agon") + ":live",
-                "capacity": 500,
-                "expiry": 30,
+                # A socket that falls this many messages behind is closed (its page
+                # polls, reconnects and reads the state again).
+                "capacity": 100,
+                # A subscription silent this long is asked for a PING.
+                "heartbeat": 15,
             },
         }
 
-    # The sockets' read timeout must outlast the layer's 5 s blocking read: redis-py's
-    # default of 5 s made an idle socket's consumer fail every 5 s.
-    CHANNEL_LAYERS = {"default": _live_layer(1, 30), "send": _live_layer(0.5, 0.5)}
+    # Subscribing takes at most the connect and the read timeout (1.5 s), under the
+    # consumer's 2 s for joining (tournaments/results/consumers.py): a subscription that
+    # hangs is given up by the layer, which starts afresh, before the consumer retries.
+    CHANNEL_LAYERS = {"default": _live_layer(0.5, 1), "send": _live_layer(0.5, 0.5)}
 else:
     # One layer: in-memory layers of two names would not reach each other.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -7,11 +7,9 @@ next ply. Who may listen is who may see the tournament."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
-import shutil
-import socket
-import subprocess
 import time
 import urllib.request
 import uuid
@@ -19,13 +17,18 @@ from http.cookiejar import CookieJar
 from typing import Any
 
 import pytest
+import redis as redis_client
 import websockets
+from channels.layers import get_channel_layer
 from django.urls import reverse
 
 from games.pentagame.playout import random_game
 from tests.factories import tournament_with_players
+from tests.live_redis import Redis
 from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Seat
+from tournaments.results import consumers as sockets
+from tournaments.results.services.broadcast import tournament_group
 from tournaments.results.services.results import Actor
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -33,63 +36,22 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 RECORD = random_game(3, seed=48, max_plies=400)
 
 
-class Redis:
-    """A Redis of this test's own, so that killing it touches nothing else."""
-
-    def __init__(self) -> None:
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        self.port = s.getsockname()[1]
-        s.close()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        server = shutil.which("redis-server")
-        assert server, "redis-server is installed by the test command"
-        self.process = subprocess.Popen(
-            [
-                server,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        pytest.fail("the test's Redis did not start")
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.kill()
-        self.process.wait()
-
-
 @pytest.fixture
 def redis(settings: Any):
-    """The channel layer on a Redis of the test's own (both of the settings' names)."""
+    """The channel layer on a Redis of the test's own (both of the settings' names), as
+    config/settings.py has it."""
     server = Redis()
     server.start()
-    layer = {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {
-            "hosts": [{"address": server.url, "socket_connect_timeout": 0.5, "socket_timeout": 30}]
-        },
-    }
-    settings.CHANNEL_LAYERS = {"default": layer, "send": layer}
+    prefix = f"test-{uuid.uuid4().hex[:8]}:live"
+
+    def layer(read: float) -> dict[str, Any]:
+        host = {"address": server.url, "socket_connect_timeout": 0.5, "socket_timeout": read}
+        return {
+            "BACKEND": "config.live_layer.FanoutChannelLayer",
+            "CONFIG": {"hosts": [host], "prefix": prefix},
+        }
+
+    settings.CHANNEL_LAYERS = {"default": layer(1), "send": layer(0.5)}
     yield server
     if server.process and server.process.poll() is None:
         server.kill()
@@ -163,13 +125,68 @@ def test_a_ply_saved_through_a_link_reaches_a_spectators_socket_with_the_board(a
     assert state["board"]["ply"] == 1 and state["to_move"] == game.moving_order(3)[1]
 
 
+def test_many_sockets_of_a_process_share_one_subscription_and_hear_each_ply_once(
+    asgi_server, redis, settings
+):
+    settings.LIVE_SOCKETS_PER_ADDRESS = 100
+    game, seats = published_game()
+    phone = Link(asgi_server.url, game, seats[0])
+    url = socket_url(asgi_server.url, game)
+    layer = get_channel_layer()
+    key = layer.group_key(tournament_group(game.table.round.tournament_id))
+    client = redis_client.Redis.from_url(redis.url)
+
+    def subscribers() -> int:
+        return int(dict(client.pubsub_numsub(key))[key.encode()])
+
+    async def watch() -> list[list[int]]:
+        spectators = [await websockets.connect(url, origin=asgi_server.url) for _ in range(60)]
+        assert subscribers() == 1  # one for the process, not one per socket
+        for n in (1, 2):
+            await asyncio.to_thread(phone.ply, n, RECORD[n - 1])
+
+        async def heard(ws: Any) -> list[int]:
+            plies: list[int] = []
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    message = await asyncio.wait_for(ws.recv(), 1)
+                    plies.append(json.loads(message)["game"]["plies"])
+            return plies
+
+        plies = await asyncio.gather(*(heard(ws) for ws in spectators))
+        for ws in spectators:
+            await ws.close()
+        return plies
+
+    assert asyncio.run(watch()) == [[1, 2]] * 60  # each ply once, to every socket
+    # The last socket gone, the process's subscription and its connection are released.
+    deadline = time.monotonic() + 5
+    while subscribers() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert subscribers() == 0
+    assert not [c for c in client.client_list() if int(c["sub"])]
+
+
 def test_with_the_layers_redis_dead_plies_are_saved_and_polled_and_a_new_socket_hears_them_after(
     asgi_server, redis
 ):
     game, seats = published_game()
     phone = Link(asgi_server.url, game, seats[0])
     phone.ply(1, RECORD[0])
-    redis.kill()
+    url = socket_url(asgi_server.url, game)
+
+    async def cut() -> tuple[int | None, float]:
+        # A socket open when Redis goes is closed (its page polls, reconnects and reads
+        # the state again): it could not hear what is saved meanwhile.
+        async with websockets.connect(url, origin=asgi_server.url) as ws:
+            redis.kill()
+            started = time.monotonic()
+            with contextlib.suppress(websockets.exceptions.ConnectionClosed):
+                await asyncio.wait_for(ws.recv(), 10)
+            return ws.close_code, time.monotonic() - started
+
+    code, took = asyncio.run(cut())
+    assert code == sockets.CLOSE_LOST and took < 3
     for n in (2, 3):
         answer = phone.ply(n, RECORD[n - 1])
         assert answer["moves"] == RECORD[:n]  # saved, with the layer gone
@@ -182,7 +199,6 @@ def test_with_the_layers_redis_dead_plies_are_saved_and_polled_and_a_new_socket_
     assert polled_game["plies"] == 3 and polled_game["live"]["plies"] == 3
 
     redis.start()  # back, on the same port, empty
-    url = socket_url(asgi_server.url, game)
 
     async def watch() -> dict[str, Any]:
         async with websockets.connect(url, origin=asgi_server.url) as ws:

@@ -30,6 +30,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games.pentagame.playout import random_game
 from tests.factories import UserFactory, tournament_with_players
+from tests.live_redis import FreezingProxy
 from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.desk.services.tournaments import (
     tournament_delete,
@@ -360,43 +361,6 @@ def test_a_join_that_fails_on_a_stale_redis_connection_is_tried_again_at_once(mo
 
     asyncio.run(watch())
     assert len(calls) == 2
-
-
-class FreezingProxy:
-    """A TCP proxy in front of Redis whose connections made so far can be frozen: they
-    stay open and carry nothing, as a pooled connection whose peer went away without a
-    word (Redis restarted elsewhere, a NAT forgot it); new connections reach Redis."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.upstream = (host, port)
-        self.frozen: list[asyncio.Event] = []
-        self.server: asyncio.Server | None = None
-
-    async def start(self) -> int:
-        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
-        return int(self.server.sockets[0].getsockname()[1])
-
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        up_reader, up_writer = await asyncio.open_connection(*self.upstream)
-        frozen = asyncio.Event()
-        self.frozen.append(frozen)
-
-        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
-            while data := await src.read(65536):
-                if frozen.is_set():
-                    return  # swallowed: the other side waits for an answer
-                dst.write(data)
-                await dst.drain()
-
-        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
-
-    def freeze(self) -> None:
-        for frozen in self.frozen:
-            frozen.set()
-
-    def close(self) -> None:
-        assert self.server is not None
-        self.server.close()
 
 
 def test_a_join_on_a_pooled_redis_connection_that_hangs_is_tried_again_on_a_fresh_one(settings):

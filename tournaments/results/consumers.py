@@ -2,7 +2,9 @@
 its group and hears each game's new state as soon as it is saved (services/
 broadcast.py). Who may listen is who may see the tournament (permissions.can_view),
 checked when the socket opens and again whenever the tournament is unpublished, moved,
-deleted or loses a director (then 4403). An address holds at most
+deleted or loses a director (then 4403). A socket whose news may have been lost (the
+layer's Redis subscription failed, or the socket fell behind) is closed with 1012, and
+its page reads the state again once it reconnects. An address holds at most
 LIVE_SOCKETS_PER_ADDRESS sockets (then 4429). Anything sent up the socket is ignored. A
 page whose socket fails polls instead (tournaments/results/static/agon/live_socket.js)."""
 
@@ -35,8 +37,14 @@ CLOSE_HIDDEN = 4403
 CLOSE_TOO_MANY = 4429
 # A count outlives a process killed without closing its sockets by this much at most.
 COUNT_SECONDS = 6 * 3600
-# Joining the group is one Redis write: a connection that hangs is given up after this.
+# Joining the group is one Redis round trip (config/live_layer.py: a subscription, the
+# process's first socket of the tournament only): one that hangs is given up after this.
 JOIN_SECONDS = 2
+# The layer's word that news for this socket may have been lost (config/live_layer.py:
+# Redis's subscription failed, or the socket fell too far behind): the socket is closed
+# with this code and its page polls, reconnects and reads the state again.
+LAYER_LOST = "layer.lost"
+CLOSE_LOST = 1012
 
 
 def socket_path(slug: str) -> str:
@@ -95,11 +103,9 @@ async def _join(layer: Any, group: str, channel: str) -> None:
     try:
         await asyncio.wait_for(layer.group_add(group, channel), JOIN_SECONDS)
     except (RedisError, OSError, TimeoutError):
-        # A pooled connection from before Redis went away can fail or hang once it is
-        # back: drop the idle ones and try once more at once, on a fresh connection.
-        if hasattr(layer, "consistent_hash"):  # channels_redis
-            pool = layer.connection(layer.consistent_hash(group)).connection_pool
-            await pool.disconnect(inuse_connections=False)
+        # A connection from before Redis went away can fail or hang once it is back: the
+        # layer drops it (config/live_layer.py), and the join is tried once more at once,
+        # on a fresh one.
         await asyncio.wait_for(layer.group_add(group, channel), JOIN_SECONDS)
 
 
@@ -164,6 +170,13 @@ class LiveTablesConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if kind == MESSAGE:
             if self.group is not None:
                 await self.send(text_data=message["text"])
+            return
+        if kind == LAYER_LOST:
+            # This socket's news may be lost: its page reads the state again once it
+            # has reconnected (live_socket.js), or polls meanwhile.
+            if self.group is not None:
+                self.group = None  # the layer has taken it out of its groups already
+                await self.close(code=CLOSE_LOST)
             return
         # Pages send nothing: whatever comes up (text or binary, JSON or not) is dropped
         # here, without that hop and without decoding it.
