@@ -142,24 +142,47 @@ def _client_etag(etag: str, request: HttpRequest) -> str:
     return f'{etag[:-1]}.{mark}"'
 
 
-def _stored(request: HttpRequest, etag: str, render: Callable[[str], HttpResponse]) -> bytes:
-    """The visitor's page from the cache, else rendered and stored with the hole."""
-    key = page_key(etag, request.get_full_path())
-    body = cached_body(key)
+def _shared(request: HttpRequest, waiting: bool, shared_queries: Collection[str]) -> bool:
+    """Whether this request's page is everyone's: a visitor not signed in, with no
+    message waiting, asking with one of the page's usual query strings."""
+    return (
+        not waiting
+        and request.META.get("QUERY_STRING", "") in shared_queries
+        and not request.user.is_authenticated
+    )
+
+
+def _answer(request: HttpRequest, response: HttpResponse, etag: str, polling: bool) -> HttpResponse:
+    if response.status_code in (200, 304):
+        # After the render: a visitor without a CSRF cookie got one with the page.
+        response["ETag"] = etag if polling else _client_etag(etag, request)
+        response["Cache-Control"] = "private, no-cache"
+        patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    return response
+
+
+def _polling(request: HttpRequest) -> bool:
+    return bool(request.htmx) and request.htmx.trigger == POLLER
+
+
+def ready_page(
+    request: HttpRequest, etag: str, *, shared_queries: Collection[str] = ("",)
+) -> HttpResponse | None:
+    """A 304, or the visitor's page from the cache, when there is one without rendering;
+    else None. For a view's early way, before it loads what a render needs."""
+    polling = _polling(request)
+    waiting = _messages_waiting(request)
+    if not waiting and etag_matches(
+        request.headers.get("If-None-Match"), etag if polling else _client_etag(etag, request)
+    ):
+        return _answer(request, HttpResponseNotModified(), etag, polling)
+    if not _shared(request, waiting, shared_queries):
+        return None
+    body = cached_body(page_key(etag, request.get_full_path()))
     if body is None:
-        response = render(etag)
-        if response.status_code != 200 or response.streaming:
-            raise _NotStored(response)
-        rendered = bytes(response.content)
-        found = _TOKEN.search(rendered)
-        store_body(key, rendered.replace(found.group(1), HOLE) if found else rendered)
-        return rendered
-    return body.replace(HOLE, get_token(request).encode()) if HOLE in body else body
-
-
-class _NotStored(Exception):
-    def __init__(self, response: HttpResponse) -> None:
-        self.response = response
+        return None
+    filled = body.replace(HOLE, get_token(request).encode()) if HOLE in body else body
+    return _answer(request, HttpResponse(filled), etag, polling)
 
 
 def public_page(
@@ -170,30 +193,22 @@ def public_page(
     shared_queries: Collection[str] = ("",),
 ) -> HttpResponse:
     """The page ``render(etag)`` draws, for anyone the view has let see it: a 304 for a
-    client that has it, a visitor's copy from the cache, else a fresh render. The page's
-    own poller (agon/poll.js) keeps sending back ``etag``; other clients get and send
-    back `_client_etag`. Only the query strings in ``shared_queries`` are stored (others
-    render each time, so a made-up query cannot fill the cache)."""
-    polling = bool(request.htmx) and request.htmx.trigger == POLLER
-    waiting = _messages_waiting(request)
-    seen = request.headers.get("If-None-Match")
-    response: HttpResponse
-    if not waiting and etag_matches(seen, etag if polling else _client_etag(etag, request)):
-        response = HttpResponseNotModified()
-    elif (
-        waiting
-        or request.user.is_authenticated
-        or request.META.get("QUERY_STRING", "") not in shared_queries
+    client that has it, a visitor's copy from the cache, else a fresh render (stored for
+    the next visitor). The page's own poller (agon/poll.js) keeps sending back ``etag``;
+    other clients get and send back `_client_etag`. Only the query strings in
+    ``shared_queries`` are stored (others render each time, so a made-up query cannot
+    fill the cache)."""
+    ready = ready_page(request, etag, shared_queries=shared_queries)
+    if ready is not None:
+        return ready
+    response = render(etag)
+    if (
+        response.status_code == 200
+        and not response.streaming
+        and _shared(request, _messages_waiting(request), shared_queries)
     ):
-        response = render(etag)
-    else:
-        try:
-            response = HttpResponse(_stored(request, etag, render))
-        except _NotStored as not_stored:
-            response = not_stored.response
-    if response.status_code in (200, 304):
-        # After the render: a visitor without a CSRF cookie got one with the page.
-        response["ETag"] = etag if polling else _client_etag(etag, request)
-        response["Cache-Control"] = "private, no-cache"
-        patch_vary_headers(response, ("Cookie", "Accept-Language"))
-    return response
+        body = bytes(response.content)
+        found = _TOKEN.search(body)
+        key = page_key(etag, request.get_full_path())
+        store_body(key, body.replace(found.group(1), HOLE) if found else body)
+    return _answer(request, response, etag, _polling(request))

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 from django.db import connection
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Max, Prefetch, Sum
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from tournaments.core.csv_export import SafeWriter
-from tournaments.core.page_cache import public_page
+from tournaments.core.page_cache import public_page, ready_page
 from tournaments.core.permissions import can_direct
 from tournaments.core.poll import POLL_MS, poll_etag, round_state
 from tournaments.core.visibility import tournaments_visible_to
@@ -19,7 +23,11 @@ from tournaments.models import Club, Entry, Game, Round, Seat, Tournament
 from tournaments.results.selectors.rounds import round_tables
 from tournaments.results.selectors.table_state import attach_live
 from tournaments.results.views.live_tables import live_tables_config
-from tournaments.standings.selectors.standings import standings_token, tournament_standings
+from tournaments.standings.selectors.standings import (
+    standings_token,
+    tournament_standings,
+    version_token,
+)
 from tournaments.standings.selectors.teams import team_standings
 
 
@@ -64,6 +72,10 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    if not request.user.is_authenticated and request.META.get("QUERY_STRING", "") in ROUND_QUERIES:
+        early = _round_from_cache(request, slug, number)
+        if early is not None:
+            return early
     tournament = viewable_tournament(request, slug)
     round_ = get_object_or_404(Round, tournament=tournament, number=number)
     director = can_direct(request.user, tournament)
@@ -93,18 +105,58 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             },
         )
 
-    # What the page shows: the round's games, the names, scores and settings behind the
-    # standings' version (which rating jobs bump for events being played, as the chances
-    # come from the ratings), the tournament row itself, and who looks.
-    etag = poll_etag(
-        request,
-        "round",
-        director,
-        standings_token(tournament),
-        tournament.updated_at,
-        *round_state(round_),
+    etag = _round_etag(
+        request, director, standings_token(tournament), tournament.updated_at, round_state(round_)
     )
-    return public_page(request, etag, page, shared_queries=("", "print"))
+    return public_page(request, etag, page, shared_queries=ROUND_QUERIES)
+
+
+# The round page's query strings whose page is kept for every visitor.
+ROUND_QUERIES = ("", "print")
+
+
+def _round_etag(
+    request: HttpRequest, director: bool, token: str, updated_at: datetime, state: list[Any]
+) -> str:
+    """What the round page shows: the round's games (`round_state`), the names, scores and
+    settings behind the standings' version (which rating jobs bump for events being
+    played, as the chances come from the ratings), the tournament row itself, and who
+    looks."""
+    return poll_etag(request, "round", director, token, updated_at.timestamp(), *state)
+
+
+def _round_from_cache(request: HttpRequest, slug: str, number: int) -> HttpResponse | None:
+    """A visitor's round page of a published tournament from one query (the tournament's
+    versions, the round's status and its games' `round_state`, read together): a 304 or
+    the page kept in the cache; None sends the request the whole way (a render, a
+    director, a hidden tournament or round, a 404)."""
+    row = (
+        Round.objects.filter(tournament__slug=slug, number=number, tournament__published=True)
+        .exclude(status=Round.Status.PAIRED)
+        .values(
+            "pk",
+            "status",
+            "tournament_id",
+            "tournament__created_at",
+            "tournament__standings_version",
+            "tournament__updated_at",
+        )
+        .annotate(
+            games=Count("tables__games"),
+            versions=Coalesce(Sum("tables__games__version"), 0),
+            last=Max("tables__games__pk"),
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    token = version_token(
+        row["tournament_id"], row["tournament__created_at"], row["tournament__standings_version"]
+    )
+    # The same list as round_state(round_).
+    state = [row["pk"], row["status"], row["games"], row["versions"], row["last"]]
+    etag = _round_etag(request, False, token, row["tournament__updated_at"], state)
+    return ready_page(request, etag, shared_queries=ROUND_QUERIES)
 
 
 def _pairings_export(
