@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games import rulesets
 from tournaments.api.schema import ApiSchema
 from tournaments.models import GAMES, Club, Player
 
@@ -52,7 +53,7 @@ GAME_NAMES = [key for key, _ in GAMES]
 
 
 def _game(request: Request) -> str:
-    game = request.query_params.get("game", "pentagame")
+    game = request.query_params.get("game", rulesets.DEFAULT)
     if game not in GAME_NAMES:
         raise serializers.ValidationError({"game": [f"one of {', '.join(GAME_NAMES)}"]})
     return game

@@ -5,6 +5,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
+from games import rulesets
 from ratings.systems import SYSTEM_NAMES
 
 
@@ -66,7 +67,7 @@ class RatingPeriod(models.Model):
         related_name="+",
     )
     # The game of the family the period was played in: each game has its own ratings.
-    game = models.CharField(max_length=20, default="pentagame")
+    game = models.CharField(max_length=20, default=rulesets.DEFAULT)
     closed_at = models.DateTimeField()
     rated_at = models.DateTimeField(null=True, blank=True)
     games = models.PositiveIntegerField(default=0)
@@ -94,7 +95,7 @@ class PlayerRating(models.Model):
     player = models.ForeignKey(
         "tournaments.Player", on_delete=models.CASCADE, related_name="ratings"
     )
-    game = models.CharField(max_length=20, default="pentagame")
+    game = models.CharField(max_length=20, default=rulesets.DEFAULT)
     system = models.CharField(max_length=16, choices=SYSTEM_CHOICES)
     rating = models.FloatField()
     deviation = models.FloatField(null=True, blank=True)

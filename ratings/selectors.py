@@ -9,6 +9,7 @@ from datetime import timedelta
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
+from games import rulesets
 from ratings.models import GameRating, PeriodRating, PlayerRating
 from ratings.systems import RatedGame, make_system
 
@@ -34,7 +35,7 @@ def starting_ratings(*, player_ids: Sequence[int], game: str, system: str) -> di
 def leaderboard(
     *,
     system: str,
-    game: str = "pentagame",
+    game: str = rulesets.DEFAULT,
     club_id: int | None = None,
     active_days: int | None = 365,
     min_games: int = 0,
@@ -65,7 +66,9 @@ class HistoryPoint:
         return self.after - self.before
 
 
-def player_history(*, player_id: int, system: str, game: str = "pentagame") -> list[HistoryPoint]:
+def player_history(
+    *, player_id: int, system: str, game: str = rulesets.DEFAULT
+) -> list[HistoryPoint]:
     before, after, deviation = PeriodRating.columns(system)
     rows = (
         PeriodRating.objects.filter(
@@ -207,7 +210,7 @@ def rating_chart(
 
 
 def player_game_changes(
-    *, player_id: int, system: str, game: str = "pentagame", limit: int = 50
+    *, player_id: int, system: str, game: str = rulesets.DEFAULT, limit: int = 50
 ) -> QuerySet[GameRating]:
     """The player's latest games rated by ``system``, each with ``before`` and ``after``."""
     before, after = GameRating.columns(system)
@@ -236,7 +239,7 @@ def chart_points(history: list[HistoryPoint], width: int = 640, height: int = 20
 
 
 def win_chances(
-    *, tables: Sequence[Sequence[int]], game: str = "pentagame", system: str = "openskill"
+    *, tables: Sequence[Sequence[int]], game: str = rulesets.DEFAULT, system: str = "openskill"
 ) -> list[list[float]]:
     """Each seat's chance to finish first at each table (player ids in seat order), from
     one query for all tables: OpenSkill's Plackett-Luce probabilities by default, shown
@@ -254,7 +257,7 @@ def win_chances(
 
 
 def event_rating_changes(
-    *, tournament_id: int, system: str, game: str = "pentagame"
+    *, tournament_id: int, system: str, game: str = rulesets.DEFAULT
 ) -> dict[int, tuple[float, float]]:
     """Player -> (rating before, rating after) over one event's rated periods: its
     closed rounds, or the whole evening (one query). Players of periods not rated yet

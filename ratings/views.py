@@ -7,6 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
+from games import rulesets
 from tournaments.core.actor import Actor
 from tournaments.models import GAMES as GAME_CHOICES
 from tournaments.models import Club
@@ -29,7 +30,7 @@ GAMES = dict(GAME_CHOICES)
 
 
 def _game(request: HttpRequest) -> str:
-    game = request.GET.get("game", "pentagame")
+    game = request.GET.get("game", rulesets.DEFAULT)
     if game not in GAMES:
         raise Http404("unknown game")
     return game

@@ -112,9 +112,9 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
 
     ratings: list[dict[str, Any]] = []
     # Each game of the family has its own ratings; the page shows one game at a time.
-    game = request.GET.get("game", "pentagame")
+    game = request.GET.get("game", rulesets.DEFAULT)
     if game not in dict(GAMES):
-        game = "pentagame"
+        game = rulesets.DEFAULT
     current = {r.system: r for r in player.ratings.filter(game=game)}
     chosen = chosen_system(request, player)
     # One query per system and one for the chosen system's games: a fixed number.
