@@ -289,3 +289,32 @@ def test_ratings_rated_elsewhere_change_the_chances_page_of_an_event_being_playe
     after = _round_page(Client(), playing)
     assert after.context is not None
     assert _page_etag(after) != _page_etag(before)
+
+
+def test_a_new_page_is_rendered_once_while_other_requests_wait_for_it():
+    """While one process renders a new page (its lock held), another request waits for
+    that body instead of rendering the page again."""
+    import threading
+
+    from django.core.cache import cache
+
+    from tournaments.core import page_cache
+
+    tournament, _ = _published()
+    path = reverse("round-detail", args=[tournament.slug, 1])
+    rendered = Client().get(path)
+    key = page_cache.page_key(_page_etag(rendered), path)
+    body = page_cache.cached_body(key)
+    assert body is not None and page_cache.HOLE in body
+    cache.delete(key)
+    page_cache.forget_local()
+    cache.set(f"{key}:rendering", 1, timeout=5)
+    later = threading.Timer(0.3, lambda: cache.set(key, body, timeout=60))
+    later.start()
+    try:
+        waited = Client().get(path)
+    finally:
+        later.join()
+        cache.delete(f"{key}:rendering")
+    assert waited.status_code == 200 and waited.context is None  # not rendered again
+    assert TOKEN.sub("", waited.content.decode()) == TOKEN.sub("", rendered.content.decode())
