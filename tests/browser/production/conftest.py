@@ -6,8 +6,9 @@ and the Redis of REDIS_URL:
 - static files collected (`collectstatic`) into a temporary STATIC_ROOT under the
   manifest storage (hashed names, compressed copies), as DEBUG=false chooses;
 - the web process, `gunicorn config.wsgi`, and the live process, `gunicorn
-  config.asgi:application -k config.asgi_worker.LiveTablesWorker`, with DEBUG=false, a
-  SECRET_KEY, ALLOWED_HOSTS, channels-redis;
+  config.asgi:application -k config.asgi_worker.LiveTablesWorker --reuse-port`, with
+  DEBUG=false, a SECRET_KEY, ALLOWED_HOSTS, the Redis channel layer of
+  config/live_layer.py;
 - nginx in front, sending /ws/ to the live process and the rest to the web process.
 
 Where it differs from a real site, and why: plain http on 127.0.0.1 (SECURE_SSL_REDIRECT
@@ -138,6 +139,7 @@ class ProductionSite:
             "config.asgi_worker.LiveTablesWorker",
             "--workers",
             "2",
+            "--reuse-port",
             "--bind",
             f"127.0.0.1:{live}",
         )
