@@ -17,8 +17,8 @@
    all per ply by kind. Online the page waits for each ply's save to be answered before
    the next tap (a player takes seconds); offline it does not.
 3. Sync after reconnecting: --sync plies of several live games queued offline through
-   offline_queue.js's own `enqueue` in the board page (the body, key and headers
-   board.js gives a ply), then the signal restored: time until the queue is empty, the
+   offline_queue.js's own `enqueue` in the board page (the body, key, headers and batch
+   door board.js gives a ply), then the signal restored: time until the queue is empty, the
    requests (DevTools and server), and that the server stored each ply once (Ply rows,
    the games' records, one idempotency key per item, every item answered "saved").
 
@@ -30,7 +30,10 @@ Served by Django's threaded live server in this process (static files included, 
 as configured); PostgreSQL and Redis from DATABASE_URL and REDIS_URL
 (bench/offline.sh starts private ones), else a scratch SQLite file and memory layers.
 
-    bash bench/offline.sh [--games 10] [--repeat 3] [--taps 40] [--sync 1000]
+    bash bench/offline.sh [--games 10] [--repeat 3] [--taps 40] [--sync 1000] [--alone] [--sync-only]
+
+--alone queues the synced plies without their batch door (one request per ply, as before
+issue 44): the anchor for the batch door's figure on the same server.
 """
 
 from __future__ import annotations
@@ -123,7 +126,7 @@ class Server:
         """Milliseconds the server took for each ply POST since the last call."""
         with self.lock:
             out, self.answered = self.answered, []
-        return [1000 * s for m, p, s in out if kind(m, p) == "ply POST"]
+        return [1000 * s for m, p, s in out if kind(m, p) in ("ply POST", "batch POST")]
 
     def settle(self, driver: Any, url: str) -> None:
         """Wait until the service worker keeps the page (as tests/browser/test_offline.py's
@@ -253,6 +256,8 @@ def kind(method: str, url: str) -> str:
         return "static"
     if method == "POST" and "/record/" in path:
         return "ply POST"
+    if method == "POST" and path == "/games/batch/":
+        return "batch POST"
     if path.endswith("/state/"):
         return "state GET"
     if path.startswith("/games/position"):
@@ -599,7 +604,10 @@ def taps(
 # --- 3. sync ------------------------------------------------------------------------------
 
 ENQUEUE = """
-const [url, items, csrf, done] = arguments;
+const [url, items, csrf, useBatch, done] = arguments;
+// As board.js queues a ply (queueSave): its batch door is the page's (--alone: none).
+const door = JSON.parse(document.getElementById("pg-data").textContent).urls.batch ?? null;
+const batch = useBatch ? door : null;
 import(url).then(async (q) => {
   for (const it of items) {
     await q.enqueue({
@@ -612,6 +620,7 @@ import(url).then(async (q) => {
       kind: "ply",
       label: `${it.ply}. ${it.move}`,
       key: it.key,
+      batch,
     });
   }
   done({ ok: true });
@@ -640,6 +649,7 @@ def sync(
     net: Network,
     page_url: str,
     games: list[tuple[Any, str, list[str]]],
+    batch: bool = True,
 ) -> dict[str, Any]:
     from selenium.webdriver.common.by import By
 
@@ -669,7 +679,7 @@ def sync(
                 }
             )
     queued_start = time.perf_counter()
-    result = driver.execute_async_script(ENQUEUE, queue_url, items, csrf)
+    result = driver.execute_async_script(ENQUEUE, queue_url, items, csrf, batch)
     if "error" in result:
         raise SystemExit(f"enqueue failed: {result['error']}")
     queued_s = time.perf_counter() - queued_start
@@ -710,7 +720,7 @@ def sync(
         )
     plies_stored = Ply.objects.filter(key__in=keys).count()
     keys_stored = IdempotencyKey.objects.filter(key__in=keys).count()
-    posts = [r for r in requests if kind(r["method"], r["url"]) == "ply POST"]
+    posts = [r for r in requests if kind(r["method"], r["url"]) in ("ply POST", "batch POST")]
     first_post = min((r["wall"] for r in posts), default=None)
     page_origin = driver.execute_script("return performance.timeOrigin") / 1000
     return {
@@ -810,6 +820,12 @@ def main() -> None:
     ap.add_argument("--taps", type=int, default=40, help="plies tapped online and offline")
     ap.add_argument("--sync", type=int, default=1000, help="plies queued offline, then synced")
     ap.add_argument("--per-game", type=int, default=200, help="synced plies per game at most")
+    ap.add_argument(
+        "--alone",
+        action="store_true",
+        help="sync with one request per ply (no batch door: the path before issue 44)",
+    )
+    ap.add_argument("--sync-only", action="store_true", help="skip parts 1 and 2")
     args = ap.parse_args()
 
     scratch = ROOT / "var" / "bench-offline.sqlite3"
@@ -846,77 +862,81 @@ def main() -> None:
     net = Network(driver)
     try:
         version = driver.capabilities.get("browserVersion", "?")
-        eng = engines(driver, server, args)
-        print(
-            f"\n1. Engines, Chromium {version} beside Python in this process; corpus: "
-            f"{eng['records']} random legal games ({args.games} of each of {eng['variants']} "
-            f"variants, seed {args.seed}), {eng['plies']} plies; {eng['positions']} positions "
-            f"for legal moves, {eng['payloads']} for the board payload. Wall clock of each "
-            f"side, best of {args.repeat} (median); CPU: Python's best, the browser's mean.",
-            flush=True,
-        )
-        print(
-            f"{'measure':<34}{'Python':>20}{'JS (Chromium)':>20}{'JS/Py wall':>12}{'JS/Py CPU':>11}"
-        )
-        for label, key, n in (
-            ("replay (plies/s)", "replay", eng["plies"]),
-            ("legal moves, int codes (pos/s)", "codes", eng["positions"]),
-            ("legal moves, Move objects (pos/s)", "moves", eng["positions"]),
-            ("board payload (pos/s)", "payload", eng["payloads"]),
-        ):
-            r = eng[key]
-            py = f"{n / r['py_wall']:,.0f} ({n / r['py_wall_median']:,.0f})"
-            js = f"{n / r['js_wall']:,.0f} ({n / r['js_wall_median']:,.0f})"
-            cpu = r["py_cpu"] / r["js_cpu_mean"] if r["js_cpu_mean"] else float("nan")
-            print(f"{label:<34}{py:>20}{js:>20}{r['py_wall'] / r['js_wall']:>11.1f}x{cpu:>10.1f}x")
-        print(
-            "  CPU per run: "
-            + ", ".join(
-                f"{k} Python {eng[k]['py_cpu']:.3f} s / Chromium {eng[k]['js_cpu_mean']:.3f} s"
-                for k in ("replay", "codes", "moves", "payload")
-            ),
-            flush=True,
-        )
-
-        print(
-            f"\n2. A tap to the move drawn, {args.taps} plies each (load {os.getloadavg()[0]:.2f})"
-        )
-        tap_results = {}
-        for mode in ("online", "offline"):
-            game, link = setup[mode]
-            res = taps(
-                driver, server, net, game, server.url + link, tap_plies, online=mode == "online"
-            )
-            tap_results[mode] = res
-            met = res["p95"] < TARGET_P95_MS and res["before_dom"] == 0
+        if not args.sync_only:
+            eng = engines(driver, server, args)
             print(
-                f"  {mode}: tap to frame median {res['median']:.1f} ms, p95 {res['p95']:.1f} ms, "
-                f"max {res['max']:.1f} ms; tap to move in the page (the click's handler done) "
-                f"median {res['dom_median']:.1f} ms, p95 {res['dom_p95']:.1f} ms; requests begun "
-                f"between a tap and the move in the page: {res['before_dom']}, and its frame: "
-                f"{res['in_window']} {dict(res['in_window_kinds'])}; target p95 < "
-                f"{TARGET_P95_MS:.0f} ms and no request: {'met' if met else 'NOT met'}",
+                f"\n1. Engines, Chromium {version} beside Python in this process; corpus: "
+                f"{eng['records']} random legal games ({args.games} of each of {eng['variants']} "
+                f"variants, seed {args.seed}), {eng['plies']} plies; {eng['positions']} positions "
+                f"for legal moves, {eng['payloads']} for the board payload. Wall clock of each "
+                f"side, best of {args.repeat} (median); CPU: Python's best, the browser's mean.",
                 flush=True,
             )
             print(
-                f"    all requests over the {res['plies']} plies, page (DevTools): "
-                f"{dict(res['page_requests'])}, {res['page_failed']} failed; reached the "
-                f"server: {res['server_total']} {dict(res['server'])}; plies stored meanwhile: "
-                f"{res['stored_during']}"
-                + (
-                    f"; the server's time per ply POST, median {res['server_post_ms']:.1f} ms"
-                    if res["server_post_ms"] is not None
-                    else ""
+                f"{'measure':<34}{'Python':>20}{'JS (Chromium)':>20}{'JS/Py wall':>12}{'JS/Py CPU':>11}"
+            )
+            for label, key, n in (
+                ("replay (plies/s)", "replay", eng["plies"]),
+                ("legal moves, int codes (pos/s)", "codes", eng["positions"]),
+                ("legal moves, Move objects (pos/s)", "moves", eng["positions"]),
+                ("board payload (pos/s)", "payload", eng["payloads"]),
+            ):
+                r = eng[key]
+                py = f"{n / r['py_wall']:,.0f} ({n / r['py_wall_median']:,.0f})"
+                js = f"{n / r['js_wall']:,.0f} ({n / r['js_wall_median']:,.0f})"
+                cpu = r["py_cpu"] / r["js_cpu_mean"] if r["js_cpu_mean"] else float("nan")
+                print(
+                    f"{label:<34}{py:>20}{js:>20}{r['py_wall'] / r['js_wall']:>11.1f}x{cpu:>10.1f}x"
                 )
-                + (
-                    f"; after reconnecting all {res['plies']} stored once in {res['synced_s']:.2f} s"
-                    if res["synced_s"] is not None
-                    else ""
+            print(
+                "  CPU per run: "
+                + ", ".join(
+                    f"{k} Python {eng[k]['py_cpu']:.3f} s / Chromium {eng[k]['js_cpu_mean']:.3f} s"
+                    for k in ("replay", "codes", "moves", "payload")
                 ),
                 flush=True,
             )
 
-        print(f"\n3. Sync after reconnecting (load {os.getloadavg()[0]:.2f})")
+            print(
+                f"\n2. A tap to the move drawn, {args.taps} plies each (load {os.getloadavg()[0]:.2f})"
+            )
+            tap_results = {}
+            for mode in ("online", "offline"):
+                game, link = setup[mode]
+                res = taps(
+                    driver, server, net, game, server.url + link, tap_plies, online=mode == "online"
+                )
+                tap_results[mode] = res
+                met = res["p95"] < TARGET_P95_MS and res["before_dom"] == 0
+                print(
+                    f"  {mode}: tap to frame median {res['median']:.1f} ms, p95 {res['p95']:.1f} ms, "
+                    f"max {res['max']:.1f} ms; tap to move in the page (the click's handler done) "
+                    f"median {res['dom_median']:.1f} ms, p95 {res['dom_p95']:.1f} ms; requests begun "
+                    f"between a tap and the move in the page: {res['before_dom']}, and its frame: "
+                    f"{res['in_window']} {dict(res['in_window_kinds'])}; target p95 < "
+                    f"{TARGET_P95_MS:.0f} ms and no request: {'met' if met else 'NOT met'}",
+                    flush=True,
+                )
+                print(
+                    f"    all requests over the {res['plies']} plies, page (DevTools): "
+                    f"{dict(res['page_requests'])}, {res['page_failed']} failed; reached the "
+                    f"server: {res['server_total']} {dict(res['server'])}; plies stored meanwhile: "
+                    f"{res['stored_during']}"
+                    + (
+                        f"; the server's time per ply POST, median {res['server_post_ms']:.1f} ms"
+                        if res["server_post_ms"] is not None
+                        else ""
+                    )
+                    + (
+                        f"; after reconnecting all {res['plies']} stored once in {res['synced_s']:.2f} s"
+                        if res["synced_s"] is not None
+                        else ""
+                    ),
+                    flush=True,
+                )
+
+        how = "one request per ply" if args.alone else "through the batch door"
+        print(f"\n3. Sync after reconnecting, {how} (load {os.getloadavg()[0]:.2f})")
         game, link = setup["offline"]
         s = sync(
             driver,
@@ -924,6 +944,7 @@ def main() -> None:
             net,
             server.url + link,
             [(g, server.url + u, m) for g, u, m in setup["sync"]],
+            batch=not args.alone,
         )
         print(
             f"  {s['items']} plies of {s['games']} games queued offline in {s['queued_s']:.1f} s "
@@ -940,7 +961,7 @@ def main() -> None:
         ms = s["server_post_ms"]
         if ms:
             print(
-                f"  the server's time per ply POST: median {statistics.median(ms):.1f} ms, "
+                f"  the server's time per POST (a ply, or a batch): median {statistics.median(ms):.1f} ms, "
                 f"p95 {p95(ms):.1f} ms, sum {sum(ms) / 1000:.2f} s "
                 f"({100 * sum(ms) / 1000 / s['sync_s']:.0f} % of the sync)"
             )

@@ -4,7 +4,7 @@
 # (config/bin/services, stopped again on exit), then bench/offline.py, which serves the
 # site from Django's threaded live server and drives headless Chromium.
 #
-#     bash bench/offline.sh [--games 10] [--repeat 3] [--taps 40] [--sync 1000]
+#     bash bench/offline.sh [--games 10] [--repeat 3] [--taps 40] [--sync 1000] [--alone] [--sync-only]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source config/bin/services
