@@ -48,8 +48,10 @@ class Board:
 
     geometry: Callable[[], dict[str, Any]]
     shapes: tuple[str, ...]
-    position: Callable[[dict[str, Any]], dict[str, Any]]
-    snapshot: Callable[[dict[str, Any]], dict[str, Any]]
+    # (record, the position stored with it or None) -> the payload: a stored position
+    # that is the record's is read instead of replaying the record (`Ruleset.extend`).
+    position: Callable[[dict[str, Any], Any], dict[str, Any]]
+    snapshot: Callable[[dict[str, Any], Any], dict[str, Any]]
     refused: type[ValueError]
 
 
@@ -104,6 +106,11 @@ class Ruleset:
     has_colour_letters: bool = False
     # The 2 vs 2 team variant, partners sitting opposite (section 3).
     has_team_variant: bool = False
+    # One more ply checked against the position stored with the record (a ply recorded
+    # live): (record, stored position or None, move) -> (the longer record's outcome,
+    # the position to store with it). None: the record is replayed whole every time and
+    # no position is stored (`Ruleset.one_more`).
+    extend: Callable[[Mapping[str, Any], Any, str], tuple[ReplayOutcome, Any]] | None = None
     # A board page of its own (Board, above): record a game by taps on the board and
     # replay it; the others step through `start` and `picture`.
     board: Board | None = None
@@ -147,6 +154,16 @@ class Ruleset:
             return "3 1 2 0"
         values = [target, min(1, target)] + [0] * (seats - 2)
         return " ".join(str(v) for v in values[:seats])
+
+    def one_more(
+        self, record: Mapping[str, Any], position: Any, move: str
+    ) -> tuple[ReplayOutcome, Any]:
+        """The record with ``move`` added: its outcome and the position to store with it
+        (None where the engine stores none). Cheap for an engine with `extend`: its
+        cost does not grow with the record."""
+        if self.extend is not None:
+            return self.extend(record, position, move)
+        return self.replay({**record, "moves": [*record["moves"], move]}), None
 
     def sheet_values(self, out: Sequence[int]) -> list[int]:
         return list(out) if self.sheet is None else self.sheet(out)
@@ -309,6 +326,7 @@ def _load_builtin() -> None:
                 refused=pentagame.PentagameError,
             ),
             import_events=pentagame.import_events,
+            extend=pentagame.extend,  # type: ignore[arg-type]
             book_minutes=((2, 20), (3, 40), (4, 80)),
             parse_move=pentagame.parse_move,
             refused=pentagame.PentagameError,

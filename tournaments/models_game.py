@@ -107,6 +107,12 @@ class Game(models.Model):
     # The record's setup beside players and moves, for games that have one (e.g.
     # Pantarei's random row of scales).
     setup = models.JSONField(default=dict, blank=True)
+    # The engine's position after `moves` (games/rulesets.py, `Ruleset.extend`), stored
+    # by a ply recorded live so that the next ply is checked against it instead of
+    # replaying the record; empty when not known (any other write of the record): the
+    # next ply replays the record once. The engine reads it only when it is the
+    # position after exactly this record's plies.
+    position = models.JSONField(null=True, blank=True, default=None)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
@@ -226,8 +232,9 @@ class Ply(models.Model):
 
     The game's record (`Game.moves`) stays the one record; these rows say who sent each
     of its plies and when (for undo and the egg timer), and hold the sender's key so
-    that a ply sent twice (a retry) is stored once. Rows beyond the record are stale and
-    removed by the next ply."""
+    that a ply sent twice (a retry) is stored once. A write that replaces or cuts the
+    record removes the rows of the plies it no longer holds (services/results.py,
+    `_drop_stale_plies`), so every row is a ply of the record as it is."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="plies")
     number = models.PositiveIntegerField()

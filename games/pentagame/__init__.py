@@ -17,7 +17,7 @@ from .errors import IllegalMove, NotationError, PentagameError
 from .importer import import_events
 from .movegen import legal_moves
 from .notation import Move, format_move, format_stop, parse_move, parse_stop
-from .replay import RecordError, ReplayError, ReplayResult, replay
+from .replay import RecordError, ReplayError, ReplayResult, extend, position_of, replay
 from .result import Result, result
 from .rules import Position, State, apply_move, initial_state
 
@@ -33,6 +33,7 @@ __all__ = [
     "Result",
     "State",
     "apply_move",
+    "extend",
     "format_move",
     "format_stop",
     "import_events",
@@ -40,6 +41,7 @@ __all__ = [
     "legal_moves",
     "parse_move",
     "parse_stop",
+    "position_of",
     "replay",
     "result",
 ]

@@ -24,7 +24,7 @@ from games.pentagame.board import (
     corner,
 )
 from games.pentagame.notation import Move
-from games.pentagame.replay import check_record, start_game
+from games.pentagame.replay import check_record, start_game, state_at
 from games.pentagame.rules import Position
 from games.pictures.shapes import SEAT_SHAPES
 
@@ -213,9 +213,20 @@ def _legal(state: pentagame.State) -> list[dict[str, Any]]:
     return out
 
 
-def position_payload(record: dict[str, Any]) -> dict[str, Any]:
-    """The position after a record and the legal moves from it; raises RecordError."""
-    result = pentagame.replay(record)
+def _replayed(record: dict[str, Any], position: Any) -> pentagame.ReplayResult:
+    """The record's result, from its stored position when it is the record's (a ply
+    recorded live, games/pentagame/replay.py `extend`), else replayed."""
+    players, variant, moves = check_record(record)
+    state = state_at(position, players, variant, len(moves))
+    if state is None:
+        return pentagame.replay(record)
+    return pentagame.ReplayResult.of_final(state, state.ply, None, pentagame.result(state))
+
+
+def position_payload(record: dict[str, Any], position: Any = None) -> dict[str, Any]:
+    """The position after a record and the legal moves from it; raises RecordError.
+    ``position``: the position stored with the record, read instead of replaying it."""
+    result = _replayed(record, position)
     payload = _position(result.state)
     payload.update(
         ok=result.ok,
@@ -230,11 +241,12 @@ def position_payload(record: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
-def position_snapshot(record: dict[str, Any]) -> dict[str, Any]:
+def position_snapshot(record: dict[str, Any], position: Any = None) -> dict[str, Any]:
     """The position after a record, as a spectator's board draws it: no legal moves
     (they cost more than the rest and only the recording device needs them). A record
-    that stops being legal shows its position before the bad ply."""
-    result = pentagame.replay(record)
+    that stops being legal shows its position before the bad ply. ``position`` as in
+    `position_payload`."""
+    result = _replayed(record, position)
     return {**_position(result.state), "plies": result.plies}
 
 

@@ -39,7 +39,8 @@ def _board(tournament: Tournament, game: Game, seats: int) -> dict[str, Any] | N
         return None
     record = {"players": seats, "variant": _variant(tournament, seats), "moves": list(game.moves)}
     try:
-        return board.snapshot(record)
+        # The position stored with the record (a ply recorded live) saves a replay.
+        return board.snapshot(record, game.position)
     except board.refused:
         return None
 

@@ -38,18 +38,26 @@ def _layer() -> Any:
     return get_channel_layer("send" if "send" in settings.CHANNEL_LAYERS else "default")
 
 
-def game_changed_on_commit(game_id: int) -> None:
-    transaction.on_commit(partial(_send, game_id))
+def game_changed_on_commit(
+    game_id: int, *, tournament_id: int | None = None, state: dict[str, Any] | None = None
+) -> None:
+    """Once committed, tell the game's pages. A writer that knows the game's live state
+    as committed (a ply recorded live, services/plies.py) passes it with its
+    tournament, and nothing is read again; else the state is read after the commit."""
+    transaction.on_commit(partial(_send, game_id, tournament_id, state))
 
 
-def _send(game_id: int) -> None:
+def _send(
+    game_id: int, tournament_id: int | None = None, state: dict[str, Any] | None = None
+) -> None:
     try:
-        tournament_id = (
-            Game.objects.filter(pk=game_id)
-            .values_list("table__round__tournament_id", flat=True)
-            .first()
-        )
-        state = game_live(game_id=game_id)
+        if tournament_id is None or state is None:
+            tournament_id = (
+                Game.objects.filter(pk=game_id)
+                .values_list("table__round__tournament_id", flat=True)
+                .first()
+            )
+            state = game_live(game_id=game_id)
         if tournament_id is None or state is None:
             return
         # Encoded once here, not once per socket: the consumer sends the text as it is.

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import F
+from django.db.models import Count, Exists, F, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
 from tournaments.core.actor import Actor
@@ -273,17 +273,33 @@ def lock_decider_table(game: Game) -> None:
         )
 
 
-def lock_game(game: Game) -> Game:
+def lock_game(game: Game, *, counted: bool = False) -> Game:
     """The game's row, locked for a write (its decider's table first, see
-    `lock_decider_table`); a decider taken away meanwhile is a conflict, never a 500."""
+    `lock_decider_table`); a decider taken away meanwhile is a conflict, never a 500.
+    ``counted``: read in the same statement the table's seat count (`seat_count`) and
+    whether the game has open ply flags (`flagged`), which a ply needs (services/plies.py)."""
     lock_decider_table(game)
+    games = Game.objects.all()
+    if counted:
+        games = games.annotate(
+            seat_count=Subquery(
+                Seat.objects.filter(table_id=OuterRef("table_id"))
+                .order_by()
+                .values("table_id")
+                .annotate(n=Count("pk"))
+                .values("n")
+            ),
+            flagged=Exists(
+                PlyConflict.objects.filter(game=OuterRef("pk"), cleared_at__isnull=True)
+            ),
+        )
     # `of=("self",)`: the joined table, round and tournament (select_related, and Game's
     # default ordering) are read, not locked. Locked too (PostgreSQL's plain FOR UPDATE
     # locks every joined row), the round blocked the rating job's commit (its
     # foreign-key check on the round) while this transaction waited for the job's
     # tournament row: a deadlock (issue 41).
     locked = (
-        Game.objects.select_for_update(of=("self",))
+        games.select_for_update(of=("self",))
         .select_related("table__round__tournament")
         .filter(pk=game.pk)
         .first()

@@ -26,23 +26,38 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Count, F, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.core.actor import Actor
 from tournaments.core.errors import ConflictError, PlyConflictError, ServiceError
+from tournaments.core.retry import retried
 from tournaments.models import Game, Ply, PlyConflict, Round
 from tournaments.results.egg_timer import live_now
-from tournaments.results.selectors.table_state import game_clock
+from tournaments.results.selectors.table_state import (
+    PLY_TIMES,
+    Times,
+    game_live_state,
+    timer_clock,
+)
 from tournaments.results.services.broadcast import game_changed_on_commit
 from tournaments.results.services.deciders import lock_game
 from tournaments.results.services.results import (
+    IN_PROGRESS,
     check_actor_at_table,
+    game_extend_in_progress,
     game_record_moves,
+    players_of,
+    record_result,
+    record_variant,
+    refuse_illegal,
+    require_evening_open,
     require_open_for_reports,
 )
 
@@ -60,8 +75,47 @@ def _who(position: int | None) -> str:
     return _("seat %(seat)s") % {"seat": position} if position else _("another device")
 
 
-def _locked(game: Game, by: Actor, *, undo: bool = False) -> Game:
-    locked = lock_game(game)
+@dataclass(frozen=True)
+class PlyRecorded:
+    """What the answer to a stored ply and its news need, known from its write: the
+    table's seats, the game's ply times with the new ply (`PLY_TIMES`, the egg timer's
+    inputs) and the seat that sent it. Put on the game `game_ply_record` returns
+    (`Game.recorded`), so neither reads the plies again."""
+
+    seats: int  # the table's seats (a decider is played by two of them)
+    times: Times
+    by_position: int | None
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """The game's ply rows as one ply needs them, read in one statement: whether one
+    holds this ply's key (a retry), whether plies 1 and the last are rows (the egg
+    timer runs from the first ply recorded live), the latest label, the times."""
+
+    keyed: bool
+    first_and_last: bool
+    latest_at: datetime | None
+    times: Times
+
+
+def _facts(game: Game, key: str, plies: int) -> _Facts:
+    row = Ply.objects.filter(game=game).aggregate(
+        keyed=Count("pk", filter=Q(key=key)),
+        ends=Count("pk", filter=Q(number__in={1, plies})),
+        latest_at=Max("at"),
+        **PLY_TIMES,
+    )
+    return _Facts(
+        keyed=bool(row["keyed"]),
+        first_and_last=row["ends"] == len({1, plies}) and plies >= 1,
+        latest_at=row["latest_at"],
+        times=(row["first"], row["last"], row["lost"]),
+    )
+
+
+def _locked(game: Game, by: Actor, *, undo: bool = False, counted: bool = False) -> Game:
+    locked = lock_game(game, counted=counted)
     round_ = locked.table.round
     if by.is_player:
         require_open_for_reports(round_)
@@ -97,15 +151,15 @@ def _plies(game: Game, record: list[str]) -> dict[int, Ply]:
     return {n: p for n, p in rows.items() if p.pk not in stale}
 
 
-def _check_timeout(game: Game, plies: dict[int, Ply], record: list[str]) -> datetime:
+def _check_timeout(game: Game, facts: _Facts) -> datetime:
     """The moment the seat to move lost her turn; refused while her time is not over or
     the timer is paused. The timer was turned again when the last lost turn reached the
-    server (`selectors.live.timer_clock`), so a device that comes back long after a
+    server (`table_state.timer_clock`), so a device that comes back long after a
     deadline records that one lost turn, never the ones nobody was there to see."""
     seconds = game.table.round.tournament.seconds_per_move
     if not seconds:
         raise ServiceError(_("this tournament plays without an egg timer"), field="timeout")
-    timer = game_clock(game) if 1 in plies and len(record) in plies else None
+    timer = timer_clock(game, facts.times, seconds) if facts.first_and_last else None
     if timer is None:
         # The timer starts with the first move recorded live (tournaments/results/egg_timer.py).
         raise ServiceError(_("the egg timer starts with the first move"), field="timeout")
@@ -128,7 +182,7 @@ def _stood_still(game: Game, now: datetime) -> timedelta:
     return now - live_now(now, game.timer_paused, game.timer_paused_at)
 
 
-def _ply_time(game: Game, plies: dict[int, Ply], typed_at: datetime | None) -> datetime:
+def _ply_time(game: Game, latest_at: datetime | None, typed_at: datetime | None) -> datetime:
     """When a ply was made, as a label (`Ply.at`: order, statistics' game lengths): now,
     or for one typed without signal and sent later the moment its device says it was
     typed (docs/offline.md). A device's clock is believed only between the ply before it
@@ -136,7 +190,7 @@ def _ply_time(game: Game, plies: dict[int, Ply], typed_at: datetime | None) -> d
     now = timezone.now()
     if typed_at is None:
         return now
-    earliest = max((p.at for p in plies.values()), default=game.table.round.published_at)
+    earliest = latest_at if latest_at is not None else game.table.round.published_at
     if earliest is not None and typed_at < earliest:
         return min(earliest, now)
     return min(typed_at, now)
@@ -209,6 +263,66 @@ def _keep_late(game: Game, number: int, move: str, by: Actor) -> PlyConflict | N
     return _flag(locked, number=number, move=move, by=by, recorded=recorded, recorded_by=None)
 
 
+def _extend(locked: Game, record: list[str], move: str, by: Actor) -> Game:
+    """The game's record with ``move`` added, checked against the position stored with
+    the record (`Game.position`, games/rulesets.py `Ruleset.one_more`): the cost of a
+    ply does not grow with the game. A ply that leaves the game in progress is written
+    the short way (`game_extend_in_progress`, returns ``locked`` itself); the first ply
+    and the one that ends the game go the whole way (`game_record_moves`)."""
+    require_evening_open(locked.table.round)
+    if locked.voided or locked.status != IN_PROGRESS:
+        # Not begun (its first ply), or a decider no longer counting (refused there).
+        return game_record_moves(game=locked, moves=[*record, move], by=by)
+    tournament = locked.table.round.tournament
+    ruleset_ = tournament.ruleset
+    seats = players_of(locked)
+    before: dict[str, Any] = {
+        "players": seats,
+        "variant": record_variant(tournament, seats),
+        "moves": record,
+    }
+    try:
+        outcome, position = ruleset_.one_more(before, locked.position, move)
+    except (ValueError, TypeError) as exc:
+        raise ServiceError(
+            _("the move record cannot be read: %(exc)s") % {"exc": exc}, field="moves"
+        ) from None
+    refuse_illegal(outcome)
+    if not outcome.finished:
+        result = record_result(
+            locked,
+            seats,
+            ruleset_,
+            outcome,
+            [*record, move],
+            finished=None,
+            round_=locked.table.round,
+            setup={},
+        )
+        if game_extend_in_progress(game=locked, result=result, position=position, by=by):
+            return locked
+    return game_record_moves(game=locked, moves=[*record, move], by=by)
+
+
+def _recorded(saved: Game, locked: Game, facts: _Facts, ply: Ply, *, extended: bool) -> None:
+    """Put on ``saved`` what the answer needs (`PlyRecorded`) and, for a ply written the
+    short way, send its news with the state as committed (the whole way sent its own)."""
+    live = ply.received_at - ply.paused
+    first, _last, lost = facts.times
+    times: Times = (first or live, live, live if ply.timed_out else lost)
+    seats = int(locked.seat_count)  # the table's (`lock_game(counted=True)`)
+    saved.recorded = PlyRecorded(seats=seats, times=times, by_position=ply.by_position)
+    if not extended:
+        return
+    tournament = locked.table.round.tournament
+    if getattr(locked, "flagged", False):
+        game_changed_on_commit(locked.pk)  # its flags are read with the state then
+        return
+    state = game_live_state(game=saved, tournament=tournament, seats=seats, plies_at=times)
+    game_changed_on_commit(locked.pk, tournament_id=tournament.pk, state=state)
+
+
+@retried
 def game_ply_record(
     *,
     game: Game,
@@ -229,62 +343,64 @@ def game_ply_record(
         )
     move = PASS if timeout else _read_move(game, move)
     conflict: PlyConflict | None = None
+    # No block of its own (`retried` holds the transaction): every refusal below comes
+    # before anything is written, or from the whole way's own block, and a savepoint
+    # would cost two statements a ply.
     try:
-        with transaction.atomic():
-            locked = _locked(game, by)
-            record = _record(locked)
-            plies = _plies(locked, record)
-            if any(p.key == key for p in plies.values()):
-                return locked  # a retry of a ply already stored
-            if 1 <= number <= len(record):
-                if record[number - 1] == move:
-                    return locked  # another device sent the same ply: one record
-                earlier = plies.get(number)
-                conflict = _flag(
-                    locked,
-                    number=number,
-                    move=move,
-                    by=by,
-                    recorded=record[number - 1],
-                    recorded_by=earlier.by_position if earlier is not None else None,
-                )
-            elif number != len(record) + 1:
-                raise ConflictError(
-                    _("the record has %(plies)s plies, so the next is ply %(next)s, not %(number)s")
-                    % {"plies": len(record), "next": len(record) + 1, "number": number},
-                    field="ply",
-                )
-            else:
-                # A lost turn is labelled with the moment it was lost, and turns the timer
-                # on the next seat when the server learns of it (never earlier than the
-                # deadline): a board reopened long after records one lost turn, and
-                # the next seat has her whole period from then. Any other ply starts
-                # the next seat's time when the server receives it.
-                now = timezone.now()
-                lost_at = _check_timeout(locked, plies, record) if timeout else None
-                received = max(now, lost_at) if lost_at else now
-                at = lost_at if lost_at else _ply_time(locked, plies, typed_at)
-                saved = game_record_moves(game=locked, moves=[*record, move], by=by)
-                Ply.objects.create(
-                    game=locked,
-                    number=number,
-                    move=move,
-                    key=key,
-                    by_position=by.seat.position if by.seat is not None else None,
-                    by_user=by.user,
-                    at=at,
-                    received_at=received,
-                    paused=_stood_still(locked, now),
-                    timed_out=timeout,
-                )
-                return saved
+        locked = _locked(game, by, counted=True)
+        record = _record(locked)
+        facts = _facts(locked, key, len(record))
+        if facts.keyed:
+            return locked  # a retry of a ply already stored
+        if 1 <= number <= len(record):
+            if record[number - 1] == move:
+                return locked  # another device sent the same ply: one record
+            earlier = Ply.objects.filter(game=locked, number=number).first()
+            conflict = _flag(
+                locked,
+                number=number,
+                move=move,
+                by=by,
+                recorded=record[number - 1],
+                recorded_by=earlier.by_position if earlier is not None else None,
+            )
+        elif number != len(record) + 1:
+            raise ConflictError(
+                _("the record has %(plies)s plies, so the next is ply %(next)s, not %(number)s")
+                % {"plies": len(record), "next": len(record) + 1, "number": number},
+                field="ply",
+            )
+        else:
+            # A lost turn is labelled with the moment it was lost, and turns the timer
+            # on the next seat when the server learns of it (never earlier than the
+            # deadline): a board reopened long after records one lost turn, and
+            # the next seat has her whole period from then. Any other ply starts
+            # the next seat's time when the server receives it.
+            now = timezone.now()
+            lost_at = _check_timeout(locked, facts) if timeout else None
+            received = max(now, lost_at) if lost_at else now
+            at = lost_at if lost_at else _ply_time(locked, facts.latest_at, typed_at)
+            saved = _extend(locked, record, move, by)
+            ply = Ply.objects.create(
+                game=locked,
+                number=number,
+                move=move,
+                key=key,
+                by_position=by.seat.position if by.seat is not None else None,
+                by_user=by.user,
+                at=at,
+                received_at=received,
+                paused=_stood_still(locked, now),
+                timed_out=timeout,
+            )
+            _recorded(saved, locked, facts, ply, extended=saved is locked)
+            return saved
     except ServiceError as refused:
         # Typed without signal before the game got its result or its round closed:
         # never lost, the table is flagged for the organiser (docs/offline.md).
         if typed_at is None or refused.field not in ("game", "round"):
             raise
-        with transaction.atomic():
-            kept = _keep_late(game, number, move, by)
+        kept = _keep_late(game, number, move, by)
         if kept is None:
             return Game.objects.get(pk=game.pk)
         raise PlyConflictError(

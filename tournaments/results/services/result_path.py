@@ -240,7 +240,9 @@ def game_result_sync(
     changed, or a report after its round closed, is kept for the organiser (a held
     entry the results screen shows, ``dispute``); another device's different ply is the
     table's ply conflict (``conflict``). Refused input still raises ServiceError."""
-    before = _version(game)
+    # A ply says itself whether it was stored (`PlyRecorded`): no version read before.
+    ply = entry.ply is not None and not entry.ply.undo
+    before = None if ply else _version(game)
     try:
         saved = game_result_record(
             game=game,
@@ -256,7 +258,7 @@ def game_result_sync(
         if queued_at is None:
             raise
         return Outcome("conflict", exc.message, game)
-    if saved.version == before:
+    if (getattr(saved, "recorded", None) is None) if ply else saved.version == before:
         return Outcome("duplicate", _("nothing changed: this was in already"), saved)
     return Outcome("saved", _("saved"), saved)
 

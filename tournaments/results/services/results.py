@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -30,7 +30,7 @@ from tournaments.core.actor import Actor, require_actor
 from tournaments.core.audit import audit_record
 from tournaments.core.errors import ConflictError, KeptForOrganiser, ServiceError
 from tournaments.core.freshness import standings_changed
-from tournaments.models import Game, ResultSubmission, Round, Seat, Tournament
+from tournaments.models import Game, Ply, ResultSubmission, Round, Seat, Tournament
 from tournaments.models_team import TEAM_TARGET
 from tournaments.results.services.broadcast import game_changed_on_commit
 from tournaments.results.services.deciders import check_decider_player, decider_sync, lock_game
@@ -78,9 +78,13 @@ def _seats(game: Game) -> int:
 
 def players_of(game: Game) -> int:
     """How many play ``game``: its table's seats, or a decider's two leaders (its result
-    lists their pieces out in seat order, `Game.positions`)."""
+    lists their pieces out in seat order, `Game.positions`). A game locked for a ply
+    carries its table's seat count already (`lock_game(seats=True)`)."""
     if game.decider:
         return 2
+    counted = getattr(game, "seat_count", None)
+    if counted is not None:
+        return int(counted)
     return Seat.objects.filter(table_id=game.table_id).count()
 
 
@@ -225,11 +229,40 @@ def _materialise(game: Game, submissions: list[ResultSubmission]) -> None:
     elif everything:
         # Only records in progress: nothing waits for a confirmation.
         current = everything[-1]
+    fields = _derived(
+        game,
+        current=None if current is None else _Result.of(current),
+        counts=counts,
+        by_user=current.by_user if current is not None and current.by_seat_id is None else None,
+        by_position=current.by_seat.position
+        if current is not None and current.by_seat is not None
+        else None,
+    )
+    fields["version"] = F("version") + 1
+    _drop_stale_plies(game, fields["moves"])
+    Game.objects.filter(pk=game.pk).update(**fields)
+    game.refresh_from_db()
+    # Every page showing the game live hears of it once the change is committed.
+    game_changed_on_commit(game.pk)
+
+
+def _derived(
+    game: Game,
+    *,
+    current: _Result | None,
+    counts: bool,
+    by_user: Any = None,
+    by_position: int | None = None,
+    position: Any = None,
+) -> dict[str, Any]:
+    """The game row's fields that show its current result (`_materialise`) or its record
+    in progress (`game_extend_in_progress`): one place, so both write the same row.
+    ``position``: the engine's position after the record, when the writer knows it."""
     fields: dict[str, Any] = {
         "confirmed": counts,
-        "reported_by_position": None,
-        "version": F("version") + 1,
+        "reported_by_position": by_position,
         "entered_at": timezone.now(),
+        "position": position,
     }
     if current is None:
         fields.update(status=Game.Status.PENDING, moves=[], colours_out={}, setup={})
@@ -241,20 +274,81 @@ def _materialise(game: Game, submissions: list[ResultSubmission]) -> None:
             moves=current.moves,
             colours_out=current.colours_out,
             setup=current.setup,
-            entered_by=current.by_user if current.by_seat_id is None else None,
+            entered_by=by_user,
         )
-        if current.by_seat is not None:
-            fields["reported_by_position"] = current.by_seat.position
         out = list(current.out)
     # One value per seat that plays, in seat order: at their positions (a decider's
     # two leaders may be seats 2 and 3), the other seats empty.
     positions = game.positions(len(out)) if out else ()
     for i in range(1, 5):
         fields[f"out_{i}"] = out[positions.index(i)] if i in positions else None
+    return fields
+
+
+def _drop_stale_plies(game: Game, moves: Sequence[str]) -> None:
+    """A ply row belongs to the record as it is (services/plies.py): a record replaced
+    or cut (a whole record saved, an undone ply, a result typed, the game cleared)
+    takes the rows of the plies it no longer holds with it, so a ply never has to
+    read the rows to tell which still count. ``game`` is the row as it was (locked)."""
+    before = [] if game.status == Game.Status.PENDING else list(game.moves)
+    kept = 0
+    for old, new in zip(before, moves, strict=False):
+        if old != new:
+            break
+        kept += 1
+    if kept < len(before):
+        Ply.objects.filter(game=game, number__gt=kept).delete()
+
+
+def game_extend_in_progress(*, game: Game, result: _Result, position: Any, by: Actor) -> bool:
+    """A ply recorded live that leaves its game in progress (services/plies.py), written
+    the short way: the game's one record in progress (its draft, `_drop_other_drafts`)
+    becomes the sender's with the longer record, and the game row follows it, in two
+    statements. ``game`` is locked, in progress, its record ``result.moves`` less the
+    new ply. False: the short way does not apply (more than one draft, or the sender
+    has another submission for the game) and nothing was written; the caller goes the
+    whole way (`game_record_moves`). A record in progress is no result, so nothing
+    else changes: no audit, no decider (the match's results are as they were)."""
+    assert result.status == IN_PROGRESS and game.status == IN_PROGRESS
+    seat = by.seat
+    draft = Q(game=game, status=IN_PROGRESS, state__in=LIVE)
+    others = ResultSubmission.objects.filter(draft).exclude(pk=OuterRef("pk"))
+    sender = ResultSubmission.objects.filter(game=game, by_seat=seat).exclude(
+        Q(state=State.HELD) | Q(pk=OuterRef("pk"))
+    )
+    changed = (
+        ResultSubmission.objects.filter(draft)
+        .exclude(Exists(others))
+        .exclude(Exists(sender) if seat is not None else Q(pk__in=[]))
+        .update(
+            by_seat=seat,
+            by_user=None if seat is not None else by.user,
+            state=State.REPORTED if seat is not None else State.ENTERED,
+            out=result.out,
+            moves=result.moves,
+            colours_out=result.colours_out,
+            setup=result.setup,
+            decided_by_seat=None,
+            decided_by_user=None,
+            decided_at=None,
+        )
+    )
+    if changed != 1:
+        return False
+    fields = _derived(
+        game,
+        current=result,
+        counts=True,
+        by_user=None if seat is not None else by.user,
+        by_position=seat.position if seat is not None else None,
+        position=position,
+    )
+    # Under the game's lock: the version is known, and the row in memory is the row.
+    fields["version"] = game.version + 1
     Game.objects.filter(pk=game.pk).update(**fields)
-    game.refresh_from_db()
-    # Every page showing the game live hears of it once the change is committed.
-    game_changed_on_commit(game.pk)
+    for name, value in fields.items():
+        setattr(game, name, value)
+    return True
 
 
 def _has_result(game: Game) -> bool:
@@ -881,9 +975,11 @@ def game_record_moves(
     extra = dict(setup or {})
     if set(extra) & {"players", "moves"}:
         raise ServiceError(_("the setup cannot name players or moves"), field="setup")
-    # A 2 vs 2 table plays the engine's team variant (seats 1+3 against 2+4).
-    variant = "teams" if table_teams(tournament, seats) else "standard"
-    record: dict[str, Any] = {"players": seats, "variant": variant, **extra}
+    record: dict[str, Any] = {
+        "players": seats,
+        "variant": record_variant(tournament, seats),
+        **extra,
+    }
     record["moves"] = list(moves)
     try:
         # Engines raise ValueError subclasses when the input is not a record at all.
@@ -893,20 +989,58 @@ def game_record_moves(
         raise ServiceError(
             _("the move record cannot be read: %(exc)s") % {"exc": exc}, field="moves"
         ) from None
-    if not result.ok:
-        error = result.error
-        if error is None:  # an engine that failed without saying where
-            raise ServiceError(_("the move record breaks the rules"), field="moves")
-        raise ServiceError(
-            _("ply %(ply)s `%(move)s`: %(reason)s")
-            % {"ply": error.ply, "move": error.move, "reason": error.reason},
-            field="moves",
-        )
+    refuse_illegal(result)
     if finished and not result.finished:
         raise ServiceError(
             _("the record ends after %(plies)s plies without a winner") % {"plies": result.plies},
             field="moves",
         )
+    return _write(
+        game=game,
+        version=version,
+        by=by,
+        result=record_result(
+            game, seats, ruleset_, result, moves, finished=finished, round_=round_, setup=extra
+        ),
+        queued_at=queued_at,
+        correction=correction,
+    )
+
+
+def record_variant(tournament: Tournament, seats: int) -> str:
+    """The engine's variant a table plays: a 2 vs 2 table the team variant (seats 1+3
+    against 2+4), every other table the standard game."""
+    return "teams" if table_teams(tournament, seats) else "standard"
+
+
+def refuse_illegal(result: Any) -> None:
+    """A replayed record with an illegal ply is refused, naming the ply and why."""
+    if result.ok:
+        return
+    error = result.error
+    if error is None:  # an engine that failed without saying where
+        raise ServiceError(_("the move record breaks the rules"), field="moves")
+    raise ServiceError(
+        _("ply %(ply)s `%(move)s`: %(reason)s")
+        % {"ply": error.ply, "move": error.move, "reason": error.reason},
+        field="moves",
+    )
+
+
+def record_result(
+    game: Game,
+    seats: int,
+    ruleset_: Any,
+    result: Any,
+    moves: Sequence[str],
+    *,
+    finished: bool | None,
+    round_: Round,
+    setup: Mapping[str, Any],
+) -> _Result:
+    """What a legal record's replay ``result`` stores: its pieces out (and colours) by
+    seat position, and its status: finished, unfinished (said so, or its round is
+    closed), else in progress."""
     order = game.moving_order(seats)
     positions = game.positions(seats)
     out = [0] * seats
@@ -925,14 +1059,7 @@ def game_record_moves(
     else:
         status = Game.Status.IN_PROGRESS
     normalised = [str(m) for m in moves]
-    return _write(
-        game=game,
-        version=version,
-        by=by,
-        result=_Result(status=status, out=out, moves=normalised, colours_out=colours, setup=extra),
-        queued_at=queued_at,
-        correction=correction,
-    )
+    return _Result(status=status, out=out, moves=normalised, colours_out=colours, setup=dict(setup))
 
 
 def game_import_events(

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -172,12 +173,30 @@ def board_text() -> dict[str, Any]:
     }
 
 
-def game_or_404(pk: int) -> Game:
-    return get_object_or_404(
-        Game.objects.select_related("table__round__tournament__club"),
-        pk=pk,
-        table__is_bye=False,
-    )
+# The fields of a player's link's seat read with its game (`game_or_404`).
+_LINK_SEAT = ("id", "position", "entry_id", "round_id")
+
+
+def game_or_404(pk: int, token: str | None = None) -> Game:
+    """The game with its table, round, tournament and club. With a player's link's
+    ``token`` the link's seat at the game's table comes in the same statement
+    (`link_seat`, None for a link of another table): a ply from a seat's link reads the
+    game and the seat once."""
+    games = Game.objects.select_related("table__round__tournament__club")
+    if token is not None:
+        seat = Seat.objects.filter(report_token=token, table_id=OuterRef("table_id"))
+        games = games.annotate(
+            **{f"link_seat_{name}": Subquery(seat.values(name)[:1]) for name in _LINK_SEAT}
+        )
+    game = get_object_or_404(games, pk=pk, table__is_bye=False)
+    if token is not None:
+        values = {name: getattr(game, f"link_seat_{name}") for name in _LINK_SEAT}
+        game.link_seat = (
+            None
+            if values["id"] is None
+            else Seat(table_id=game.table_id, report_token=token, **values)
+        )
+    return game
 
 
 def players_in_moving_order(game: Game) -> list[dict[str, Any]]:
@@ -297,7 +316,7 @@ def record_view(request: HttpRequest, pk: int, token: str | None = None) -> Http
     Directors come in logged in; players come through their own private report link,
     and report as that seat only, so that an opponent confirms the result.
     """
-    game = game_or_404(pk)
+    game = game_or_404(pk, token)
     if token is None and not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     by = board_actor(request, game, token)
@@ -326,7 +345,11 @@ def board_actor(request: HttpRequest, game: Game, token: str | None) -> Actor:
     of another table, the third player of a decider) or PermissionDenied. The board's
     batch door (views/batch.py) checks each item alike."""
     if token is not None:
-        seat = Seat.objects.filter(report_token=token, table_id=game.table_id).first()
+        seat = (
+            game.link_seat
+            if hasattr(game, "link_seat")
+            else Seat.objects.filter(report_token=token, table_id=game.table_id).first()
+        )
         # A decider is the two leaders' game: the third player's link does not record it.
         if seat is None or (game.leaders is not None and seat.position not in game.leaders):
             raise Http404("no such game")
