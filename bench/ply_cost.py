@@ -50,6 +50,7 @@ def main() -> None:
         scratch.unlink(missing_ok=True)
         os.environ["DATABASE_URL"] = f"sqlite:///{scratch}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1")
     import django
 
     django.setup()
@@ -72,7 +73,7 @@ def main() -> None:
     game = Game.objects.get(table__round=round_, number=1)
     tokens = {s.position: s.report_token for s in Seat.objects.filter(table=game.table)}
     order = game.moving_order(2)
-    client = Client()
+    client = Client(HTTP_HOST="127.0.0.1")
     statements: dict[int, int] = {}
     seconds: dict[int, float] = {}
     for n in range(1, args.plies + 1):

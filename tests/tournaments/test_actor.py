@@ -34,10 +34,11 @@ SERVICE_MODULES = [
 NOT_WRITES = {
     "tournaments.results.services.deciders.check_decider_settings",
     "tournaments.results.services.deciders.decider_possible",
-    "tournaments.results.services.deciders.lock_decider_table",
-    "tournaments.results.services.deciders.lock_game",
     "tournaments.results.services.deciders.table_deciders_in_step",
     "tournaments.results.services.results.players_of",
+    "tournaments.results.services.results.record_result",
+    "tournaments.results.services.results.record_variant",
+    "tournaments.results.services.results.refuse_illegal",
     "tournaments.desk.services.seasons.check_season_fits",
     "tournaments.desk.services.tournaments.check_pre_round",
     "tournaments.desk.services.entries.name_key",

@@ -28,12 +28,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Count, Exists, F, OuterRef, Subquery
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from tournaments.core.actor import Actor
 from tournaments.core.audit import audit_record
-from tournaments.core.errors import ConflictError, ServiceError
+from tournaments.core.errors import ServiceError
 from tournaments.core.freshness import standings_changed
 from tournaments.models import (
     Game,
@@ -259,60 +259,6 @@ def table_deciders_in_step(*, tournament: Tournament, table: Table, enabled: boo
     pair = _tied_leaders(tournament, positions, games, enabled=enabled)
     live = [g.leaders for g in Game.objects.filter(table_id=table.pk, decider=True, voided=False)]
     return live == ([pair] if pair is not None else [])
-
-
-def lock_decider_table(game: Game) -> None:
-    """Before a decider's own row is locked, its table's: a result of a game of the
-    match locks the table before its decider (decider_sync), so both take the locks in
-    one order and never wait for each other."""
-    if game.decider:
-        # The table's row alone: Table's default ordering joins its round and tournament,
-        # which a plain FOR UPDATE would lock as well (see `lock_game`).
-        list(
-            Table.objects.select_for_update(of=("self",)).filter(pk=game.table_id).values_list("pk")
-        )
-
-
-def lock_game(game: Game, *, counted: bool = False) -> Game:
-    """The game's row, locked for a write (its decider's table first, see
-    `lock_decider_table`); a decider taken away meanwhile is a conflict, never a 500.
-    ``counted``: read in the same statement the table's seat count (`seat_count`) and
-    whether the game has open ply flags (`flagged`), which a ply needs (services/plies.py)."""
-    lock_decider_table(game)
-    games = Game.objects.all()
-    if counted:
-        games = games.annotate(
-            seat_count=Subquery(
-                Seat.objects.filter(table_id=OuterRef("table_id"))
-                .order_by()
-                .values("table_id")
-                .annotate(n=Count("pk"))
-                .values("n")
-            ),
-            flagged=Exists(
-                PlyConflict.objects.filter(game=OuterRef("pk"), cleared_at__isnull=True)
-            ),
-        )
-    # `of=("self",)`: the joined table, round and tournament (select_related, and Game's
-    # default ordering) are read, not locked. Locked too (PostgreSQL's plain FOR UPDATE
-    # locks every joined row), the round blocked the rating job's commit (its
-    # foreign-key check on the round) while this transaction waited for the job's
-    # tournament row: a deadlock (issue 41).
-    locked = (
-        games.select_for_update(of=("self",))
-        .select_related("table__round__tournament")
-        .filter(pk=game.pk)
-        .first()
-    )
-    if locked is None:
-        # Taken away meanwhile: a decider whose match a correction untied.
-        raise ConflictError(
-            _(
-                "this game was taken away meanwhile (a decider whose match is no longer tied at the top); reload"
-            ),
-            field="game",
-        )
-    return locked
 
 
 def check_decider_player(*, by: Actor, game: Game) -> None:

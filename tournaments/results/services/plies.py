@@ -47,7 +47,7 @@ from tournaments.results.selectors.table_state import (
     timer_clock,
 )
 from tournaments.results.services.broadcast import game_changed_on_commit
-from tournaments.results.services.deciders import lock_game
+from tournaments.results.services.game_lock import lock_game
 from tournaments.results.services.results import (
     IN_PROGRESS,
     check_actor_at_table,

@@ -33,7 +33,8 @@ from tournaments.core.freshness import standings_changed
 from tournaments.models import Game, Ply, ResultSubmission, Round, Seat, Tournament
 from tournaments.models_team import TEAM_TARGET
 from tournaments.results.services.broadcast import game_changed_on_commit
-from tournaments.results.services.deciders import check_decider_player, decider_sync, lock_game
+from tournaments.results.services.deciders import check_decider_player, decider_sync
+from tournaments.results.services.game_lock import lock_game
 from tournaments.standings.selectors.standings import table_teams
 
 State = ResultSubmission.State
