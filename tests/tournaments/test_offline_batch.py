@@ -298,3 +298,19 @@ def test_a_batch_of_a_hundred_plies_costs_far_fewer_statements_than_a_hundred_re
     # Per ply: the ply's own statements; the keys claimed and stored, the actor read and
     # the game's state once for the batch (single requests: 28-30 and 5 for the key).
     assert len(queries) / len(moves) < 25, len(queries)
+
+
+@pytest.mark.embedded
+def test_the_batch_door_works_on_the_embedded_default_too():
+    """SQLite claims the keys one by one (`idempotency_claim_many`'s fallback): the same
+    answers, the same single storage."""
+    ((game, seats),) = round_of_tables(1)
+    items = plies(link(game, seats[1]), MOVES[:4])
+    items.append(dict(items[1]))  # a key twice in one batch: the first's answer again
+    first = batch(items)
+    assert outcomes(first) == [(200, "saved")] * 5
+    assert [a["replayed"] for a in first.json()["items"]] == [False] * 4 + [True]
+    again = batch(items)
+    assert all(a["replayed"] for a in again.json()["items"])
+    assert Ply.objects.filter(game=game).count() == 4
+    assert IdempotencyKey.objects.filter(key__in=[i["key"] for i in items]).count() == 4
