@@ -20,8 +20,8 @@ of it. This layer, on redis-py's asyncio pub/sub:
   process; a socket's own channel is in the process only (never in Redis);
 - a socket's queue holds at most `capacity` messages: a socket that falls that far behind
   is told `layer.lost` (LOST) instead, and leaves its groups;
-- when the subscription fails (Redis gone, restarted, or silent past the heartbeat: no
-  answer to a PING), every socket of the process is told `layer.lost` and leaves its
+- when the subscription fails (Redis gone, restarted, or silent for twice the heartbeat
+  with a PING unanswered), every socket of the process is told `layer.lost` and leaves its
   groups; the next `group_add` subscribes afresh. The consumer closes its socket and the
   page polls, reconnects and reads the state again (tournaments/results/consumers.py), so
   a fault loses nothing;
@@ -325,7 +325,10 @@ class _Hub:
                 message = await pubsub.get_message(timeout=READ_SECONDS)
                 now = self.loop.time()
                 if message is None:
-                    if now - last > heartbeat + self.layer.read_timeout:
+                    # Silent twice the heartbeat, a PING unanswered in between: an event
+                    # loop seconds behind (thousands of sockets on a busy machine) is not
+                    # taken for a dead connection, which closed every socket (issue 44).
+                    if now - last > 2 * heartbeat and pinged:
                         raise TimeoutError(f"Redis has said nothing for {now - last:.0f} s")
                     if now - last > heartbeat and not pinged:
                         await asyncio.wait_for(pubsub.ping(), self.layer.read_timeout)

@@ -222,7 +222,8 @@ if REDIS_URL:
                 # A socket that falls this many messages behind is closed (its page
                 # polls, reconnects and reads the state again).
                 "capacity": 100,
-                # A subscription silent this long is asked for a PING.
+                # A subscription silent this long is asked for a PING, and given up
+                # (its sockets closed: their pages catch up) when silent twice as long.
                 "heartbeat": 15,
             },
         }
