@@ -6,8 +6,10 @@ after it are counted), on PostgreSQL and Redis when DATABASE_URL and REDIS_URL a
 (bench/ply_cost.sh starts private ones).
 
 For the plies around 10, 100, 300 and 500: the SQL statements of one ply (the request's
-own, its answer and its news included), and the server's time per ply (median of the
-ten plies around each mark, in this process).
+own, its answer and its news included, BEGIN and COMMIT counted), and the time per ply
+(medians of the ten plies around each mark): this process's CPU (the site's Python
+work: the load of a shared machine hardly moves it) and the wall clock (PostgreSQL's
+part included).
 
     bash bench/ply_cost.sh [--plies 500]
 """
@@ -76,21 +78,26 @@ def main() -> None:
     client = Client(HTTP_HOST="127.0.0.1")
     statements: dict[int, int] = {}
     seconds: dict[int, float] = {}
+    cpu: dict[int, float] = {}
     for n in range(1, args.plies + 1):
         url = reverse("games:record-token", args=[game.pk, tokens[order[(n - 1) % 2]]])
         body = json.dumps({"ply": n, "move": moves[n - 1], "key": uuid.uuid4().hex})
+        connection.queries_log.clear()  # the log keeps 9,000: one ply's are counted
         with CaptureQueriesContext(connection) as queries:
-            start = time.perf_counter()
+            start, started = time.perf_counter(), time.process_time()
             answer = client.post(url, body, content_type="application/json")
             seconds[n] = time.perf_counter() - start
+            cpu[n] = time.process_time() - started
         if answer.status_code != 200:
             raise SystemExit(f"ply {n}: {answer.status_code} {answer.content[:200]!r}")
         statements[n] = len(queries)
     print(f"{args.plies} plies of one 2-player game on {connection.vendor}")
-    print("ply | SQL statements | server ms per ply (median of the 10 plies around it)")
+    print("ply | SQL statements | CPU ms per ply | wall ms per ply")
     for mark in (m for m in MARKS if m <= args.plies):
-        around = [seconds[n] for n in range(max(1, mark - 5), min(args.plies, mark + 5) + 1)]
-        print(f"{mark:>3} | {statements[mark]:>14} | {statistics.median(around) * 1000:.1f}")
+        near = range(max(1, mark - 5), min(args.plies, mark + 5) + 1)
+        wall = statistics.median(seconds[n] for n in near) * 1000
+        used = statistics.median(cpu[n] for n in near) * 1000
+        print(f"{mark:>3} | {statements[mark]:>14} | {used:>14.1f} | {wall:.1f}")
     print(f"most statements of any ply after the first two: {max(list(statements.values())[2:])}")
 
 

@@ -101,7 +101,7 @@ MIDDLEWARE = [
     # PostgreSQL unreachable in a view: 503 with Retry-After, JSON under /api/.
     "config.unavailable.DatabaseUnavailableMiddleware",
     # Answers unchanged standings polls before sessions, auth and the API framework.
-    "tournaments.api.middleware.StandingsPollMiddleware",
+    "tournaments.standings.middleware.StandingsPollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After the session, before CommonMiddleware: picks the language from the cookie set
     # by the language switcher (`set_language`), else from Accept-Language.

@@ -9,12 +9,12 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from tournaments.api.common import TournamentScoped
-from tournaments.api.middleware import standings_headers
 from tournaments.core.page_cache import cached_body, store_body
 from tournaments.core.poll import etag_matches
 from tournaments.models import (
     Tournament,
 )
+from tournaments.standings.middleware import standings_headers
 from tournaments.standings.selectors.standings import (
     standings_etag,
     standings_key,

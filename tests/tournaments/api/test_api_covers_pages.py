@@ -102,6 +102,8 @@ PAGE_ACTIONS: dict[str, set[str]] = {
 NOT_ORGANISER = {
     "position": "public and read-only: the position after a move record (the API: rules/replay/)",
     "record-token": "a player's own link, recording as her seat (the API: report/{token}/...)",
+    "batch": "the offline queue's plies sent together, each as its own board save "
+    "(record or record-token) would be; the API takes plies one by one (games/{id}/plies/)",
 }
 
 # The services of every concern (tournaments/<concern>/services/, the transfer's

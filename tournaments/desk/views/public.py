@@ -126,7 +126,7 @@ def _round_etag(
 
 
 # The round page's early read: plain SQL, as building the ORM's query took several
-# times longer than running it (as for the standings' polls, api/middleware.py).
+# times longer than running it (as for the standings' polls, standings/middleware.py).
 _ROUND_SQL = (
     "SELECT r.id, r.status, t.id, t.created_at, t.standings_version, t.updated_at, "
     "COUNT(g.id), COALESCE(SUM(g.version), 0), MAX(g.id) "
