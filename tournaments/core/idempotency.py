@@ -96,27 +96,12 @@ def idempotency_claim(*, key: str, path: str, request_hash: str, by: Actor) -> S
     if postgres:
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL lock_timeout TO DEFAULT")
-    row = IdempotencyKey.objects.filter(key=key).first()
-    if row is None:
-        # Swept between the insert and this read: extremely unlikely; the sender retries.
-        raise ConflictError(_("try again"), field=FIELD)
-    if row.actor != actor or row.path != path[:300]:
-        raise KeyMismatch(
-            _("this idempotency key was used for another request; send a new key"),
-            field=FIELD,
-        )
-    # An empty hash: a key stored before hashes were kept (it expires with its week).
-    if row.request_hash and row.request_hash != request_hash:
-        raise KeyMismatch(
-            _("this idempotency key was sent with another request body; send a new key"),
-            field=FIELD,
-        )
-    if row.status is None:
-        raise ConflictError(
-            _("the first request with this key is still being processed; try again shortly"),
-            field=FIELD,
-        )
-    return Stored(row.status, dict(row.headers), bytes(row.body), row.compacted)
+    answer = _answer_of(
+        IdempotencyKey.objects.filter(key=key).first(), Claim(key, path, request_hash), actor
+    )
+    if isinstance(answer, ServiceError):
+        raise answer
+    return answer
 
 
 def idempotency_store(*, key: str, answer: Stored, by: Actor) -> None:
@@ -211,14 +196,17 @@ def _claim_one(claim: Claim, by: Actor) -> Stored | ServiceError | None:
 
 
 def _answer_of(row: IdempotencyKey | None, claim: Claim, actor: str) -> Stored | ServiceError:
-    """A taken key's stored answer, or why it is refused (as `idempotency_claim`)."""
+    """A taken key's stored answer, or why it is refused: one door for a single claim
+    (`idempotency_claim` raises the refusal) and a batch's (`idempotency_claim_many`)."""
     if row is None:
+        # Swept between the insert and this read: extremely unlikely; the sender retries.
         return ConflictError(_("try again"), field=FIELD)
     if row.actor != actor or row.path != claim.path[:300]:
         return KeyMismatch(
             _("this idempotency key was used for another request; send a new key"),
             field=FIELD,
         )
+    # An empty hash: a key stored before hashes were kept (it expires with its week).
     if row.request_hash and row.request_hash != claim.request_hash:
         return KeyMismatch(
             _("this idempotency key was sent with another request body; send a new key"),

@@ -15,16 +15,8 @@ from games import rulesets
 from games.pentagame import extend, position_of, replay
 from games.pentagame.playout import random_game
 from games.pentagame.replay import state_at
+from tests.games.pentagame.test_pentagame_properties import VARIANTS
 
-VARIANTS = [
-    (2, "standard"),
-    (3, "standard"),
-    (4, "standard"),
-    (4, "teams"),
-    (5, "standard"),
-    (2, "inside-out"),
-    (3, "inside-out"),
-]
 # Moves that are illegal, or not notation at all, somewhere in most games.
 WRONG = ["pass", "W-W1B", "b2R-R3w", "nonsense", "", "G-G1W"]
 
