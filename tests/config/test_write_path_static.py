@@ -59,8 +59,6 @@ ALLOWED = {
     "config/live_layer.py": "the live layer's own groups (a dict) cleared, not a model row",
     "tournaments/core/page_cache.py": "a page's render lock deleted from the cache, not a "
     "model row",
-    "tournaments/results/views/batch.py": "the throttles' item counts kept in the cache "
-    "(ItemBudget.save), not a model row; its plies go through the result path",
     # The ground services every concern's services call inside their transaction (they
     # were tournaments/services/ before the move by concern).
     "tournaments/core/audit.py": "the audit row each service writes with its change",

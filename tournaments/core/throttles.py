@@ -80,7 +80,7 @@ class ItemBudget:
         waits = [t.wait() or 1 for t in (self.address, *self.links.values())]
         return max(1, math.ceil(max(waits)))
 
-    def save(self) -> None:
+    def keep_counts(self) -> None:
         for throttle in (self.address, *self.links.values()):
             if throttle.key and throttle.rate is not None:
                 throttle.cache.set(throttle.key, throttle.history, throttle.duration)

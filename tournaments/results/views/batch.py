@@ -296,7 +296,7 @@ def batch_view(request: HttpRequest) -> JsonResponse:
                 game = Game.objects.get(pk=game_id)
                 states[str(game_id)] = game_state(game)
     finally:
-        budget.save()
+        budget.keep_counts()
     answers = [item.answer for item in items]
     status = 200
     if all(a.get("status") == 429 for a in answers):
