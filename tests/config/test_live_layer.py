@@ -32,7 +32,10 @@ def server() -> Any:
 
 
 def layer_on(url: str, **config: Any) -> FanoutChannelLayer:
-    host = {"address": url, "socket_connect_timeout": 0.5, "socket_timeout": 1}
+    # A connection refused fails at once whatever the timeout; 3 s to connect keeps a
+    # busy test machine (the test command's passes run side by side) from failing a
+    # join that is only slow (CI ci12: a first connection took over 0.5 s).
+    host = {"address": url, "socket_connect_timeout": 3, "socket_timeout": 1}
     return FanoutChannelLayer(hosts=[host], prefix="test:live", **config)
 
 
