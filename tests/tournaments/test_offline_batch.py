@@ -16,6 +16,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.pentagame.playout import random_game
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
@@ -298,6 +300,111 @@ def test_a_batch_of_a_hundred_plies_costs_far_fewer_statements_than_a_hundred_re
     # Per ply: the ply's own statements; the keys claimed and stored, the actor read and
     # the game's state once for the batch (single requests: 28-30 and 5 for the key).
     assert len(queries) / len(moves) < 25, len(queries)
+
+
+def test_a_run_of_plies_is_written_at_once_and_its_statements_do_not_grow_with_the_run():
+    (short, seats_s), (long_, seats_l) = round_of_tables(2)
+    moves = random_game(2, "standard", 5, 100)
+    counts = []
+    for game, seats, run in ((short, seats_s, moves[:20]), (long_, seats_l, moves)):
+        items = plies(link(game, seats[1]), run)
+        with CaptureQueriesContext(connection) as queries:
+            answer = batch(items)
+        assert outcomes(answer) == [(200, "saved")] * len(run)
+        counts.append(len(queries))
+        game.refresh_from_db()
+        assert list(game.moves) == run
+        # The position stored is the record's: the next ply is checked against it.
+        assert game.position["ply"] == len(run)
+        assert list(
+            Ply.objects.filter(game=game).order_by("number").values_list("number", "move")
+        ) == list(enumerate(run, start=1))
+    # The first ply alone, then the run of 19 or 99 in the same statements.
+    assert counts[0] == counts[1], counts
+    assert counts[1] < 60, counts
+
+
+def _alone(url: str, item: dict[str, Any]) -> tuple[int, str]:
+    response = Client().post(
+        url,
+        json.dumps(item["body"]),
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=item["key"],
+        HTTP_X_AGON_QUEUED_AT=item["queued_at"],
+    )
+    if response.status_code < 400:
+        return response.status_code, ""
+    return response.status_code, response.json()["error"].get("field", "")
+
+
+def _state(game: Game) -> tuple[Any, ...]:
+    game.refresh_from_db()
+    rows = Ply.objects.filter(game=game).order_by("number")
+    return (
+        list(game.moves),
+        game.status,
+        game.out_list(2),
+        game.position,
+        [(p.number, p.move, p.by_position, p.at) for p in rows],
+    )
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    length=st.integers(2, 30),
+    wrong=st.none() | st.tuples(st.integers(0, 29), st.sampled_from(["bad", "illegal", "again"])),
+    cut=st.integers(1, 30),
+)
+def test_a_batch_leaves_the_game_exactly_as_its_plies_sent_alone(seed, length, wrong, cut):
+    """Random records with a wrong item somewhere (unreadable, illegal, a ply sent
+    twice), sent as batches cut anywhere and, at another table, one request each: the
+    same statuses and fields at fault, the same record, position, rows and labels (a
+    single request's 200 carries the game's state, a batch item's its outcome)."""
+    caches["default"].clear()
+    (by_batch, seats_b), (alone, seats_a) = round_of_tables(2)
+    moves = random_game(2, "standard", seed, length)
+    sent: list[tuple[int, str]] = list(enumerate(moves, start=1))
+    if wrong is not None:
+        at, kind = wrong
+        at = min(at, len(sent) - 1)
+        number = sent[at][0]
+        other = "W-W1B" if sent[at][1] != "W-W1B" else "B-B1W"
+        insert = {"bad": (number, "not-a-move"), "illegal": (number, other)}.get(
+            kind, sent[max(0, at - 1)]
+        )
+        sent.insert(at, insert)
+    stamp = datetime.now(UTC) - timedelta(hours=1)
+    labels = [
+        (stamp + timedelta(seconds=n)).isoformat().replace("+00:00", "Z") for n in range(len(sent))
+    ]
+
+    def items(url: str) -> list[dict[str, Any]]:
+        out = []
+        for (number, move), label in zip(sent, labels, strict=True):
+            key = uuid.uuid4().hex
+            out.append(
+                {
+                    "key": key,
+                    "url": url,
+                    "queued_at": label,
+                    "body": {"ply": number, "move": move, "key": key},
+                }
+            )
+        return out
+
+    batched = items(link(by_batch, seats_b[1]))
+    answers: list[tuple[int, str]] = []
+    for start in range(0, len(batched), cut):
+        answer = batch(batched[start : start + cut])
+        assert answer.status_code == 200, answer.content
+        answers += [
+            (a["status"], (a.get("error") or {}).get("field", "")) for a in answer.json()["items"]
+        ]
+    url = link(alone, seats_a[1])
+    single = [_alone(url, item) for item in items(url)]
+    assert answers == single
+    assert _state(by_batch) == _state(alone)
 
 
 @pytest.mark.embedded

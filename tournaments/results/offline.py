@@ -306,7 +306,10 @@ def undecided(response: HttpResponseBase) -> bool:
 
 
 def idempotent_items(
-    items: Sequence[Item], *, by: Actor
+    items: Sequence[Item],
+    *,
+    by: Actor,
+    prepare: Callable[[list[int]], None] | None = None,
 ) -> list[tuple[HttpResponseBase, bool] | None]:
     """Items of one actor, in order, inside the caller's transaction, each as
     `idempotent` runs one request: its own key claimed for its path and body (all of
@@ -314,7 +317,9 @@ def idempotent_items(
     refusal kept as its answer, every answer stored in one statement at the end. Each
     answer with whether it was replayed; from the first item whose answer decides
     nothing (`undecided`: a 5xx, its key still being stored) on, None: not run, its key
-    free again, sent again in order."""
+    free again, sent again in order. ``prepare``: told once, before any item runs, which
+    items will run (their keys new to the server and to the batch), so that it may
+    write them together; each item's ``run`` then answers."""
     answers: list[tuple[HttpResponseBase, bool] | None] = [None] * len(items)
     hashes = [item_hash(item.path, item.body) for item in items]
     wellformed = []
@@ -328,6 +333,14 @@ def idempotent_items(
         [Claim(items[i].key, items[i].path, hashes[i]) for i in wellformed], by=by
     )
     claimed = dict(zip(wellformed, claims, strict=True))
+    if prepare is not None:
+        keys: set[str] = set()
+        fresh = []
+        for i, result in claimed.items():
+            if items[i].key not in keys and result is None:
+                fresh.append(i)
+            keys.add(items[i].key)
+        prepare(fresh)
     to_store: dict[str, Stored] = {}
     first: dict[str, int] = {}  # a key twice in one batch: the second is the first's replay
     stop: int | None = None

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -99,9 +100,9 @@ class _Facts:
     times: Times
 
 
-def _facts(game: Game, key: str, plies: int) -> _Facts:
+def _facts(game: Game, keys: Collection[str], plies: int) -> _Facts:
     row = Ply.objects.filter(game=game).aggregate(
-        keyed=Count("pk", filter=Q(key=key)),
+        keyed=Count("pk", filter=Q(key__in=keys)),
         ends=Count("pk", filter=Q(number__in={1, plies})),
         latest_at=Max("at"),
         **PLY_TIMES,
@@ -304,11 +305,22 @@ def _extend(locked: Game, record: list[str], move: str, by: Actor) -> Game:
     return game_record_moves(game=locked, moves=[*record, move], by=by)
 
 
-def _recorded(saved: Game, locked: Game, facts: _Facts, ply: Ply, *, extended: bool) -> None:
+def _recorded(
+    saved: Game,
+    locked: Game,
+    facts: _Facts,
+    ply: Ply,
+    *,
+    extended: bool,
+    first_new: Ply | None = None,
+) -> None:
     """Put on ``saved`` what the answer needs (`PlyRecorded`) and, for a ply written the
-    short way, send its news with the state as committed (the whole way sent its own)."""
+    short way, send its news with the state as committed (the whole way sent its own).
+    ``first_new``: the first of a run of plies written at once, ``ply`` its last."""
     live = ply.received_at - ply.paused
     first, _last, lost = facts.times
+    if first is None and first_new is not None:
+        first = first_new.received_at - first_new.paused
     times: Times = (first or live, live, live if ply.timed_out else lost)
     seats = int(locked.seat_count)  # the table's (`lock_game(counted=True)`)
     saved.recorded = PlyRecorded(seats=seats, times=times, by_position=ply.by_position)
@@ -349,7 +361,7 @@ def game_ply_record(
     try:
         locked = _locked(game, by, counted=True)
         record = _record(locked)
-        facts = _facts(locked, key, len(record))
+        facts = _facts(locked, [key], len(record))
         if facts.keyed:
             return locked  # a retry of a ply already stored
         if 1 <= number <= len(record):
@@ -413,6 +425,105 @@ def game_ply_record(
         % {"who": _who(conflict.recorded_by_position), "move": conflict.recorded, "number": number},
         field="ply",
     )
+
+
+@dataclass(frozen=True)
+class PlySent:
+    """One ply of a run sent at once (the batch door, docs/offline.md): as
+    `game_ply_record`'s arguments, without a lost turn."""
+
+    number: int
+    move: str
+    key: str
+    typed_at: datetime | None = None
+
+
+@retried
+def game_plies_extend(*, game: Game, plies: Sequence[PlySent], by: Actor) -> int:
+    """Write at once the longest run from the start of ``plies`` that extends the game in
+    progress ply after ply: each the record's next ply, new, legal and not ending the
+    game; how many were written. The game is locked once, its plies' rows read once,
+    each ply checked against the position after the one before (`Ruleset.one_more`),
+    and the record, the game row and the ply rows written once for the run, its news
+    sent once (the last state holds the run's plies). Each ply is labelled and timed as
+    `game_ply_record` would label it alone. The plies after the run (or all of them,
+    0) are the caller's to send one by one through `game_ply_record`, which answers what
+    a run cannot: a ply in already, another device's ply, the first and the last ply,
+    a refusal and why (issue 44: a device's thousand queued plies in seconds)."""
+    check_actor_at_table(by=by, game=game)
+    try:
+        locked = _locked(game, by, counted=True)
+        require_evening_open(locked.table.round)
+    except ServiceError:
+        return 0  # each ply answers alone (a late ply is kept for the organiser there)
+    if locked.voided or locked.status != IN_PROGRESS:
+        return 0  # the first ply goes the whole way
+    record = _record(locked)
+    facts = _facts(locked, [p.key for p in plies], len(record))
+    if facts.keyed:
+        return 0  # a retry: each ply is answered "in already" alone
+    tournament = locked.table.round.tournament
+    ruleset_ = tournament.ruleset
+    seats = players_of(locked)
+    variant = record_variant(tournament, seats)
+    moves, position = list(record), locked.position
+    run: list[PlySent] = []
+    last: Any = None
+    for sent in plies:
+        if sent.number != len(moves) + 1 or not KEY.fullmatch(sent.key or ""):
+            break
+        if any(p.key == sent.key for p in run):
+            break
+        try:
+            move = _read_move(locked, sent.move)
+            outcome, after = ruleset_.one_more(
+                {"players": seats, "variant": variant, "moves": moves}, position, move
+            )
+            refuse_illegal(outcome)
+        except (ServiceError, ValueError, TypeError):
+            break
+        if outcome.finished:
+            break  # the ply that ends the game writes a result: the whole way
+        moves, position, last = [*moves, move], after, outcome
+        run.append(replace(sent, move=move))
+    if not run:
+        return 0
+    result = record_result(
+        locked,
+        seats,
+        ruleset_,
+        last,
+        moves,
+        finished=None,
+        round_=locked.table.round,
+        setup={},
+    )
+    if not game_extend_in_progress(game=locked, result=result, position=position, by=by):
+        return 0  # several drafts: each ply goes the whole way alone
+    now = timezone.now()
+    paused = _stood_still(locked, now)
+    latest_at = facts.latest_at
+    rows = []
+    for sent in run:
+        at = _ply_time(locked, latest_at, sent.typed_at)
+        latest_at = at if latest_at is None else max(latest_at, at)
+        rows.append(
+            Ply(
+                game=locked,
+                number=sent.number,
+                move=sent.move,
+                key=sent.key,
+                by_position=by.seat.position if by.seat is not None else None,
+                by_user=by.user,
+                at=at,
+                received_at=now,
+                paused=paused,
+                timed_out=False,
+            )
+        )
+    Ply.objects.bulk_create(rows)
+    _recorded(locked, locked, facts, rows[-1], extended=True, first_new=rows[0])
+    return len(run)
 
 
 def game_ply_undo(*, game: Game, number: int, by: Actor) -> Game:

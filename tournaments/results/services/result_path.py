@@ -28,7 +28,12 @@ from tournaments.core.actor import Actor
 from tournaments.core.errors import KeptForOrganiser, PlyConflictError, ServiceError
 from tournaments.core.retry import retried
 from tournaments.models import Game
-from tournaments.results.services.plies import game_ply_record, game_ply_undo
+from tournaments.results.services.plies import (
+    PlySent,
+    game_plies_extend,
+    game_ply_record,
+    game_ply_undo,
+)
 from tournaments.results.services.results import (
     game_confirm,
     game_import_events,
@@ -271,3 +276,12 @@ def game_confirm_sync(*, game: Game, by: Actor) -> Outcome:
     if saved.version == before:
         return Outcome("duplicate", _("nothing changed: this was in already"), saved)
     return Outcome("saved", _("confirmed"), saved)
+
+
+def game_result_run(*, game: Game, plies: Sequence[PlySent], by: Actor) -> list[Outcome]:
+    """A run of plies sent at once (the batch door): the longest run from the start that
+    extends the game in progress, written at once (services/plies.py,
+    `game_plies_extend`), each ``saved``; the plies after it are the caller's to send
+    one by one through `game_result_sync`, which answers each as it would alone."""
+    written = game_plies_extend(game=game, plies=plies, by=by)
+    return [Outcome("saved", _("saved"), game) for _ply in range(written)]

@@ -39,7 +39,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
@@ -57,7 +57,12 @@ from tournaments.results.offline import (
     outcome_response,
     parse_queued_at,
 )
-from tournaments.results.services.result_path import ResultEntry, game_result_sync
+from tournaments.results.services.plies import PlySent
+from tournaments.results.services.result_path import (
+    ResultEntry,
+    game_result_run,
+    game_result_sync,
+)
 from tournaments.results.views.board import board_actor, game_state, ply_request
 
 # The most items one request carries, and its most bytes (a ply's item is about 200
@@ -163,8 +168,12 @@ def _door(item: Item) -> bool:
     return True
 
 
-def _run(item: Item, game: Game, by: Actor) -> Callable[[], HttpResponse]:
+def _run(
+    item: Item, game: Game, by: Actor, written: dict[int, HttpResponse]
+) -> Callable[[], HttpResponse]:
     def run() -> HttpResponse:
+        if item.index in written:
+            return written[item.index]
         try:
             ply = ply_request(item.body)
             if ply is None:
@@ -236,8 +245,13 @@ def _game_items(request: HttpRequest, game_id: int, items: list[Item], budget: I
                     item.answer = later
                 continue
             by = of_run[0][1]
+            written: dict[int, HttpResponse] = {}
             answers = idempotent_items(
-                [Entry(i.key, i.path, i.body, _run(i, game, by)) for i, _by in of_run], by=by
+                [Entry(i.key, i.path, i.body, _run(i, game, by, written)) for i, _by in of_run],
+                by=by,
+                prepare=lambda fresh, of_run=of_run, by=by, written=written: _write_run(
+                    game, [of_run[i][0] for i in fresh], by, written
+                ),
             )
             for (item, _by), answer in zip(of_run, answers, strict=True):
                 if answer is None:
@@ -245,6 +259,40 @@ def _game_items(request: HttpRequest, game_id: int, items: list[Item], budget: I
                 else:
                     item.answer = _answer(answer[0], replayed=answer[1])
     return True
+
+
+def _write_run(game: Game, items: list[Item], by: Actor, written: dict[int, HttpResponse]) -> None:
+    """The items about to run, written at once as far as they extend the game ply after
+    ply (`game_result_run`); their answers are kept for their ``run``, the rest run
+    alone. Only plies: an undo or a body that is not a ply ends the run."""
+    plies: list[PlySent] = []
+    for item in items:
+        try:
+            entry = ply_request(item.body)
+            typed_at = parse_queued_at(item.queued_at, field="queued_at")
+        except (ValueError, TypeError, ServiceError):
+            break
+        if entry is None or entry.undo or entry.timeout:
+            break
+        plies.append(PlySent(entry.number, entry.move, entry.key, typed_at))
+    if plies and plies[0].number == 1:
+        # A game's first ply begins its record the whole way, alone; the run follows it.
+        try:
+            first = _run(items[0], game, by, written)()
+        except DatabaseError:
+            return  # it runs again in its turn
+        written[items[0].index] = first
+        if first.status_code != 200:
+            return
+        items, plies = items[1:], plies[1:]
+    if len(plies) < 2:
+        return  # one ply goes its own way
+    try:
+        outcomes = game_result_run(game=game, plies=plies, by=by)
+    except (ServiceError, DatabaseError):
+        return  # each item answers alone (a lost race: `retried` rolled the run back)
+    for item, outcome in zip(items, outcomes, strict=False):
+        written[item.index] = outcome_response(outcome)
 
 
 def _actor(request: HttpRequest, game: Game | None, token: str | None) -> Actor | HttpResponse:
