@@ -20,6 +20,7 @@ from tests.browser.test_board import plies_shown, tap_move
 from tests.factories import tournament_with_players
 from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Seat
+from tournaments.results.services.result_path import PlyEntry, ResultEntry, game_result_record
 from tournaments.results.services.results import Actor
 
 pytestmark = pytest.mark.browser
@@ -190,3 +191,47 @@ def test_a_phone_shows_the_last_ply_when_the_answers_to_its_catch_ups_come_slowl
         assert answer.get("ok"), answer
     browser.switch_to.window(pages[2])
     wait(lambda b: plies_shown(b) == 2, 10)
+
+
+def test_the_projector_never_steps_back_to_an_older_ply_its_poll_brought_late(
+    browser, wait, asgi_server, table
+):
+    """CI (ci13, production layout) saw the projector a ply behind for 5 s: its poll
+    (every few seconds, for results and standings) read the round while ply 3 was being
+    saved, the socket brought ply 3 at once, and the poll's answer, arriving after it,
+    drew ply 2 again. Here the poll's answers are held until the socket's newer ply is
+    shown: the projector keeps the newer ply."""
+    game, seats = table
+    slug = game.table.round.tournament.slug
+    by = Actor.player(seats[0])
+    browser.get(asgi_server.url + reverse("projector", args=[slug]) + "?poll=2")
+    wait(socket_open, 15)
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.SPACE)  # stay on the tables
+    # A poll answered "not modified" goes through; one with news is held until released.
+    browser.execute_script(
+        """const real = window.fetch;
+        window.held = [];
+        window.fetch = (url, options) =>
+          !String(url).includes("data.json")
+            ? real(url, options)
+            : real(url, options).then((answer) => answer.status !== 200 ? answer : new Promise((done) => {
+                window.held.push(() => { done(answer); setTimeout(() => { window.applied = true; }, 500); });
+              }));"""
+    )
+    game_result_record(
+        game=game, entry=ResultEntry(ply=PlyEntry(number=1, move=RECORD[0], key="p1")), by=by
+    )
+    wait(lambda b: projector_ply(b).endswith("ply 1"), 10)
+    # A poll after ply 1 read the round with ply 1: its answer is held.
+    wait(lambda b: b.execute_script("return window.held.length") >= 1, 10)
+    game_result_record(
+        game=game, entry=ResultEntry(ply=PlyEntry(number=2, move=RECORD[1], key="p2")), by=by
+    )
+    wait(lambda b: projector_ply(b).endswith("ply 2"), 10)
+    browser.execute_script("window.held.forEach((release) => release())")
+    wait(lambda b: b.execute_script("return window.applied === true"), 10)
+    shown = browser.execute_script(
+        """return [...document.querySelectorAll("#pj-tables .game.live")]
+          .map((e) => e.innerText).join(" ")"""
+    )
+    assert shown.endswith("ply 2"), shown

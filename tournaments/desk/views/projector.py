@@ -127,6 +127,8 @@ def projector_payload(tournament: Tournament, round_: Round | None) -> dict[str,
                         "number": g.number,
                         "decider": g.decider,
                         "status": g.status,
+                        # The socket's newer state of the game wins over a late poll's.
+                        "version": g.version,
                         "confirmed": g.confirmed,
                         "out": g.out if g.played else None,
                         # A game in progress: the plies recorded so far, not a result.

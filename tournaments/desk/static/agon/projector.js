@@ -210,7 +210,7 @@ async function poll() {
     });
     if (response.status === 200) {
       etag = response.headers.get("ETag") || etag;
-      data = await response.json();
+      data = keepNewer(await response.json());
       renderTables();
       renderStandings();
       layout();
@@ -246,10 +246,33 @@ window.addEventListener("resize", () => {
   resizing = setTimeout(layout, 200);
 });
 
+// The newest state the socket brought of each game being played. A poll's answer can
+// be older than it (read just before a ply was saved, arriving just after its news):
+// such a game keeps the socket's state, or the projector would step back a ply until
+// the next poll.
+const fromSocket = new Map();
+function keepNewer(polled) {
+  for (const table of polled.tables) {
+    for (const game of table.games) {
+      const state = fromSocket.get(game.id);
+      if (state && state.version > game.version) {
+        game.status = state.status;
+        game.plies = state.plies;
+        game.live = state;
+      }
+    }
+  }
+  return polled;
+}
+
 // A saved game state from the socket: put it in the data and draw again (at most every
 // 200 ms, however many tables move at once). Results and standings come by the poll.
 let drawing = null;
 function gameChanged(state) {
+  const known = fromSocket.get(state.game);
+  if (known && known.version > state.version) return; // an older state, come late
+  if (state.status === "in_progress") fromSocket.set(state.game, state);
+  else fromSocket.delete(state.game);
   for (const table of data.tables) {
     for (const game of table.games) {
       if (game.id !== state.game) continue;
