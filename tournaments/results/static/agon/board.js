@@ -552,15 +552,34 @@ function startRecord() {
     }
     if (item.kind !== "ply") return;
     if (item.state === "refused" || item.state === "dispute" || item.state === "conflict") showError(item.detail);
-    if (await ahead()) return;
-    const state = answer?.json;
-    if (item.state !== "refused" && state?.moves && state.moves.length === moves.length && state.position) {
-      adopt(state);
-      render();
-    } else {
-      refresh();
-    }
+    takeAnswer(item, answer);
   });
+
+  // The latest ply's answer is taken once nothing of this game waits: a batch's hundred
+  // answers come at once, and each check reads the queue; the last answer holds the
+  // state after all of them.
+  let answered = null;
+  let taking = null;
+  function takeAnswer(item, answer) {
+    answered = { item, answer };
+    taking ??= (async () => {
+      while (answered) {
+        const { item: last, answer: its } = answered;
+        answered = null;
+        if (await ahead()) continue;
+        const state = its?.json;
+        if (last.state !== "refused" && state?.moves && state.moves.length === moves.length && state.position) {
+          adopt(state);
+          render();
+        } else {
+          refresh();
+        }
+      }
+    })().finally(() => {
+      taking = null;
+      if (answered) takeAnswer(answered.item, answered.answer);
+    });
+  }
 
   // Plies queued before this page was loaded (a reload without signal) are drawn again.
   async function takeUpQueued() {

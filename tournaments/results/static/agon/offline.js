@@ -104,7 +104,25 @@ box?.querySelector("[data-dismiss]")?.addEventListener("click", () => {
 const QUIET_MS = 2000;
 let quietTimer = null;
 
-export async function render() {
+// One drawing at a time, and one more after it for whatever changed meanwhile: a batch's
+// hundred answers come at once, and each drawing reads the whole queue.
+let drawing = null;
+let drawAgain = null;
+export function render() {
+  if (!drawing) {
+    drawing = draw().finally(() => {
+      drawing = null;
+    });
+    return drawing;
+  }
+  drawAgain ??= drawing.then(() => {
+    drawAgain = null;
+    return render();
+  });
+  return drawAgain;
+}
+
+async function draw() {
   if (!box) return;
   const items = (await list()).filter(mine);
   const queued = items.filter((item) => item.state === "waiting");
