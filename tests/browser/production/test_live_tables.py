@@ -1,5 +1,5 @@
 """tests/browser/test_live_tables.py, every test, on the production site (conftest.py
-here): the sockets through nginx to the live process's two workers, channels-redis."""
+here): the sockets through nginx to the live process's two workers, config/live_layer.py on Redis."""
 
 import pytest
 
