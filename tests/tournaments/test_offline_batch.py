@@ -23,7 +23,7 @@ from games.pentagame.playout import random_game
 from tests.factories import ClubFactory, UserFactory, tournament_with_players
 from tournaments.core import throttles
 from tournaments.desk.services.rounds import round_pair_next, round_publish
-from tournaments.models import Game, IdempotencyKey, Ply, PlyConflict, Seat
+from tournaments.models import Game, IdempotencyKey, Ply, PlyConflict, Round, Seat
 from tournaments.results.services.result_path import PlyEntry, ResultEntry, game_result_record
 from tournaments.results.services.results import Actor
 from tournaments.results.views.batch import MAX_BYTES, MAX_ITEMS
@@ -421,3 +421,33 @@ def test_the_batch_door_works_on_the_embedded_default_too():
     assert all(a["replayed"] for a in again.json()["items"])
     assert Ply.objects.filter(game=game).count() == 4
     assert IdempotencyKey.objects.filter(key__in=[i["key"] for i in items]).count() == 4
+
+
+def test_a_batch_items_claimed_time_only_labels_its_ply_and_never_moves_the_clock():
+    """The server owns the clock (docs/offline.md, "The clock is the server's"): a batch
+    item's ``queued_at`` from the future is labelled now, one from before the round was
+    published is labelled with the publication, the plies' received times are the
+    server's, and a time that cannot be read is refused naming ``queued_at``."""
+    ((game, seats),) = round_of_tables(1)
+    url = link(game, seats[1])
+    future = (datetime.now(UTC) + timedelta(days=3)).isoformat()
+    ancient = "2001-01-01T00:00:00Z"
+    items = plies(url, MOVES[:6])
+    for n, item in enumerate(items):
+        item["queued_at"] = future if n % 2 else ancient
+    before = datetime.now(UTC)
+    answer = batch(items)
+    after = datetime.now(UTC)
+    assert outcomes(answer) == [(200, "saved")] * 6
+    published = Round.objects.get(pk=game.table.round_id).published_at
+    rows = list(Ply.objects.filter(game=game).order_by("number"))
+    assert [p.number for p in rows] == [1, 2, 3, 4, 5, 6]
+    for row in rows:
+        assert before <= row.received_at <= after  # the server's clock
+        assert published <= row.at <= after  # a label between publication and now
+    assert all(row.at >= earlier.at for earlier, row in zip(rows, rows[1:], strict=False))
+    bad = ply(url, 7, MOVES[6])
+    bad["queued_at"] = "yesterday, about teatime"
+    got = batch([bad]).json()["items"][0]
+    assert (got["status"], got["error"]["field"]) == (400, "queued_at")
+    assert Ply.objects.filter(game=game).count() == 6
