@@ -244,6 +244,31 @@ def test_the_standings_page_changes_with_a_correction_and_is_cached_between(clie
     assert after.context is not None and after.content != first.content
 
 
+def test_the_standings_page_from_the_cache_reads_one_row_and_keeps_its_etag(client):
+    """A visitor's standings page comes from the cache after one small query (its early
+    way), under the ETag the whole way gives it: a client's copy made by either is
+    answered 304 by the other, and a signed-in user or a hidden tournament goes the whole
+    way."""
+    tournament, round_ = _published()
+    path = reverse("tournament-standings", args=[tournament.slug])
+    rendered = Client().get(path)  # the whole way: renders and keeps the page
+    assert rendered.context is not None
+    with CaptureQueriesContext(connection) as captured:
+        cached = Client().get(path)
+    assert cached.context is None and len(captured) == 1, captured.captured_queries
+    assert cached["ETag"].split(".")[0] == rendered["ETag"].split(".")[0]
+    visitor = Client()
+    first = visitor.get(path)
+    assert visitor.get(path, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    # The round's results and its close are a new page at once.
+    for game in Game.objects.filter(table__round=round_):
+        game_record_out(by=COMMAND, game=game, out=[3, 0])
+    round_close(round=round_, by=COMMAND)
+    assert visitor.get(path, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+    hidden, _ = _published(published=False)
+    assert Client().get(reverse("tournament-standings", args=[hidden.slug])).status_code == 404
+
+
 def test_the_standings_api_says_who_may_keep_it(client):
     tournament, round_ = _published()
     url = f"/api/v1/tournaments/{tournament.slug}/standings/"
