@@ -53,6 +53,16 @@ def plies_shown(browser: Any) -> int:
     return len(browser.find_elements(By.CSS_SELECTOR, "#pg-moves li"))
 
 
+def last_ply(browser: Any) -> str | None:
+    """The last ply the board lists, read in one step: the board draws its list again
+    when the server's answer comes, so an element found a moment before may be gone
+    (CI ci15: a stale element between finding the list and reading its text)."""
+    return browser.execute_script(
+        'const li = [...document.querySelectorAll("#pg-moves li")].at(-1);'
+        "return li ? li.innerText.trim() : null;"
+    )
+
+
 def tap_move(browser: Any, wait: Any, text: str) -> None:
     """Tap one move the way a player would: piece, target, then where the blocks go."""
     move = parse_move(text)
@@ -71,7 +81,7 @@ def tap_move(browser: Any, wait: Any, text: str) -> None:
     if move.grey is not None:
         stop(browser, move.grey).click()
     wait(lambda b: plies_shown(b) == before + 1)
-    assert browser.find_elements(By.CSS_SELECTOR, "#pg-moves li")[-1].text == text
+    assert last_ply(browser) == text
 
 
 def test_a_director_records_a_whole_game_by_tapping_and_saves_it(

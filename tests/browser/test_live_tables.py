@@ -16,7 +16,7 @@ from selenium.webdriver.common.keys import Keys
 
 from games.pentagame import replay
 from games.pentagame.playout import random_game
-from tests.browser.test_board import plies_shown, tap_move
+from tests.browser.test_board import last_ply, plies_shown, tap_move
 from tests.factories import tournament_with_players
 from tournaments.desk.services.rounds import round_pair_next, round_publish
 from tournaments.models import Game, Seat
@@ -143,7 +143,7 @@ def test_the_egg_timer_on_a_phone_passes_the_seat_that_did_not_move_in_time(
     clock = browser.find_element(By.ID, "pg-clock")
     wait(lambda b: clock.is_displayed() and "s left" in clock.text, 5)
     wait(lambda b: plies_shown(b) == 2, 15)
-    assert browser.find_elements(By.CSS_SELECTOR, "#pg-moves li")[-1].text == "pass"
+    assert last_ply(browser) == "pass"
     # Drawn at once, stored a moment later (the offline queue sends it).
     wait(lambda b: len(Game.objects.get(pk=game.pk).moves) == 2)
     game.refresh_from_db()
