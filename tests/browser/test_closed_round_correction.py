@@ -48,7 +48,18 @@ def test_a_closed_rounds_screen_has_no_field_until_correct_is_pressed_then_an_en
         )
         assert scroll <= inner, (width, scroll, inner)
     note.find_element(By.XPATH, ".//button[contains(., 'Correct a result')]").click()
-    field = wait(lambda b: b.find_element(By.ID, f"out-{game.pk}"))
+    # The page the press asked for, shown and ready to type in (CI ci16: the field was
+    # found while the new page was still being laid out, and was not yet interactable).
+    field = wait(
+        lambda b: next(
+            (
+                f
+                for f in b.find_elements(By.ID, f"out-{game.pk}")
+                if f.is_displayed() and f.is_enabled()
+            ),
+            None,
+        )
+    )
     browser.save_screenshot(str(SHOTS / "results-closed-round-correcting-390.png"))
     field.clear()
     field.send_keys("1 3", Keys.TAB)
