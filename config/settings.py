@@ -238,6 +238,10 @@ else:
 # Open sockets one address may hold; beyond, a socket is closed with 4429 and its page
 # polls (docs/operations.md). A venue behind one address may need more.
 LIVE_SOCKETS_PER_ADDRESS = env_int("LIVE_SOCKETS_PER_ADDRESS", 20)
+# How long a process reuses its read of a round's games for visitors' round pages
+# (tournaments/core/poll.py, `recent_games_state`): a write in another process shows on
+# them at most this much later; 0 reads every time.
+PUBLIC_ROUND_LAG_MS = env_int("PUBLIC_ROUND_LAG_MS", 1000)
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"

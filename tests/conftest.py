@@ -111,6 +111,16 @@ def _english_after_each_test() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _no_round_read_kept_from_another_test() -> Iterator[None]:
+    """Each test starts with no round's games read kept (tournaments/core/poll.py keeps
+    them by the round's id, which a rolled-back test hands out again)."""
+    from tournaments.core.poll import forget_recent_games_states
+
+    forget_recent_games_states()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _eager_tasks_unless_worker(request: pytest.FixtureRequest) -> Iterator[None]:
     """Outside `worker` tests, tasks run in-process even when REDIS_URL is set, so the
     same test gives the same answer on both passes and no task outlives its test (a task

@@ -10,15 +10,17 @@ import re
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.db.models import F
 from django.middleware.csrf import _unmask_cipher_token
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import UserFactory, tournament_with_players
+from tournaments.core import poll
 from tournaments.core.freshness import standings_changed_for_players
 from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
-from tournaments.models import Game, Player, Round
+from tournaments.models import Game, Player, Round, Tournament
 from tournaments.results.services.results import Actor, game_record_out
 
 pytestmark = pytest.mark.django_db
@@ -224,8 +226,42 @@ def test_the_round_page_reads_a_fixed_number_of_queries_rendered_and_cached():
         counts[name] = (_queries(path), _queries(path))
     assert counts["small"] == counts["big"], counts
     rendered, cached = counts["big"]
-    # Served from the cache: one query reads the tournament, the round and its state.
+    # Served from the cache: one query reads the tournament and the round; the games'
+    # state is this process's read of a moment ago (`recent_games_state`).
     assert cached == 1 < rendered, counts
+
+
+def test_a_write_through_another_process_shows_on_a_visitors_round_page_after_the_lag(
+    settings, monkeypatch
+):
+    """The round's games are summed at most once per PUBLIC_ROUND_LAG_MS in a process: a
+    write made elsewhere (here a plain update, as another process's write looks to this
+    one) shows once the lag has passed, while the round's status and whether the
+    tournament is published are read on every request."""
+    settings.PUBLIC_ROUND_LAG_MS = 1000
+    clock = [1000.0]
+    monkeypatch.setattr(poll.time, "monotonic", lambda: clock[0])
+    tournament, round_ = _published()
+    first = _round_page(Client(), tournament)
+    assert first.status_code == 200
+    Game.objects.filter(pk=_first_game(round_).pk).update(version=F("version") + 1)
+    clock[0] += 0.9
+    kept = _round_page(Client(), tournament)
+    assert kept.context is None and _page_etag(kept) == _page_etag(first)
+    clock[0] += 0.2
+    later = _round_page(Client(), tournament)
+    assert _page_etag(later) != _page_etag(first)
+    # Who may see it is never reused: unpublished, the next request is a 404 at once.
+    Tournament.objects.filter(pk=tournament.pk).update(published=False)
+    assert _round_page(Client(), tournament).status_code == 404
+
+
+def test_without_a_lag_every_visitors_request_reads_the_games(settings):
+    settings.PUBLIC_ROUND_LAG_MS = 0
+    tournament, round_ = _published()
+    first = _round_page(Client(), tournament)
+    Game.objects.filter(pk=_first_game(round_).pk).update(version=F("version") + 1)
+    assert _page_etag(_round_page(Client(), tournament)) != _page_etag(first)
 
 
 def test_the_standings_page_changes_with_a_correction_and_is_cached_between(client):

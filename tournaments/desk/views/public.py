@@ -15,11 +15,11 @@ from django.views.decorators.http import require_GET
 from tournaments.core.csv_export import SafeWriter
 from tournaments.core.page_cache import public_page, ready_page
 from tournaments.core.permissions import can_direct
-from tournaments.core.poll import POLL_MS, poll_etag, round_state
+from tournaments.core.poll import POLL_MS, poll_etag, recent_games_state, round_state
 from tournaments.core.visibility import tournaments_visible_to
 from tournaments.core.web import viewable_tournament
 from tournaments.desk.selectors.pre_round import pre_round_view
-from tournaments.models import Club, Entry, Game, Round, Seat, Table, Tournament
+from tournaments.models import Club, Entry, Game, Round, Seat, Tournament
 from tournaments.results.selectors.rounds import round_tables
 from tournaments.results.selectors.table_state import attach_live
 from tournaments.results.views.live_tables import live_tables_config
@@ -127,15 +127,12 @@ def _round_etag(
 
 # The round page's early read: plain SQL, as building the ORM's query took several
 # times longer than running it (as for the standings' polls, standings/middleware.py).
+# Its games' part comes from `recent_games_state`.
 _ROUND_SQL = (
-    "SELECT r.id, r.status, t.id, t.created_at, t.standings_version, t.updated_at, "
-    "COUNT(g.id), COALESCE(SUM(g.version), 0), MAX(g.id) "
+    "SELECT r.id, r.status, t.id, t.created_at, t.standings_version, t.updated_at "
     f"FROM {Tournament._meta.db_table} t "
     f"JOIN {Round._meta.db_table} r ON r.tournament_id = t.id "
-    f"LEFT JOIN {Table._meta.db_table} tb ON tb.round_id = r.id "
-    f"LEFT JOIN {Game._meta.db_table} g ON g.table_id = tb.id "
-    "WHERE t.slug = %s AND t.published AND r.number = %s AND r.status <> %s "
-    "GROUP BY r.id, r.status, t.id, t.created_at, t.standings_version, t.updated_at"
+    "WHERE t.slug = %s AND t.published AND r.number = %s AND r.status <> %s LIMIT 1"
 )
 
 
@@ -145,8 +142,8 @@ def _aware(value: datetime) -> datetime:
 
 
 def _round_from_cache(request: HttpRequest, slug: str, number: int) -> HttpResponse | None:
-    """A visitor's round page of a published tournament from one query (the tournament's
-    versions, the round's status and its games' `round_state`, read together): a 304 or
+    """A visitor's round page of a published tournament from one small query (the
+    tournament's versions, the round's status) and its games' `recent_games_state`: a 304 or
     the page kept in the cache; None sends the request the whole way (a render, a
     director, a hidden tournament or round, a 404)."""
     with connection.cursor() as cursor:
@@ -154,10 +151,10 @@ def _round_from_cache(request: HttpRequest, slug: str, number: int) -> HttpRespo
         row = cursor.fetchone()
     if row is None:
         return None
-    round_id, status, tournament_id, created_at, version, updated_at, games, versions, last = row
+    round_id, status, tournament_id, created_at, version, updated_at = row
     token = version_token(tournament_id, _aware(created_at), version)
-    # The same list as round_state(round_).
-    state = [round_id, status, games, int(versions), last]
+    # The same list as round_state(round_), its games' part read at most once per lag.
+    state = [round_id, status, *recent_games_state(round_id)]
     etag = _round_etag(request, False, token, _aware(updated_at), state)
     return ready_page(request, etag, shared_queries=ROUND_QUERIES)
 

@@ -16,6 +16,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
+from tournaments.core.poll import forget_recent_games_states
 from tournaments.models import Game
 from tournaments.results.selectors.table_state import game_live
 
@@ -43,7 +44,11 @@ def game_changed_on_commit(
 ) -> None:
     """Once committed, tell the game's pages. A writer that knows the game's live state
     as committed (a ply recorded live, services/plies.py) passes it with its
-    tournament, and nothing is read again; else the state is read after the commit."""
+    tournament, and nothing is read again; else the state is read after the commit.
+    The round pages' reads kept by this process are forgotten now and once committed
+    (a visitor's page read meanwhile kept the state before the commit)."""
+    forget_recent_games_states()
+    transaction.on_commit(forget_recent_games_states)
     transaction.on_commit(partial(_send, game_id, tournament_id, state))
 
 
