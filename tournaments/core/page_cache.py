@@ -13,7 +13,9 @@ the standings' version: the same versions the pollers compare), and `public_page
   so most plain GETs cost the queries that make the ETag and no render. The key is the
   ETag (which holds the language), the path with its query and the code's build stamp:
   a result, a rename, a setting, a round's status, a new language or a deploy names
-  another key, so nothing stale is ever served and nothing needs deleting;
+  another key, so nothing stale is served and nothing needs deleting (the one bound:
+  a visitor's round page may show another process's write up to PUBLIC_ROUND_LAG_MS
+  late, `tournaments.core.poll.recent_games_state`);
 - never shares a page between people: a signed-in user's page (their name, the
   director's links) is rendered for them and not stored; the one per-visitor piece of
   a visitor's page, the CSRF token of the language switcher, is left as a hole in the
