@@ -85,6 +85,17 @@ def batch(items: list[dict[str, Any]], client: Client | None = None):
     )
 
 
+def send_alone(url: str, item: dict[str, Any]):
+    """An item as the queue sends it by itself: its own request to its game's door."""
+    return Client().post(
+        url,
+        json.dumps(item["body"]),
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=item["key"],
+        HTTP_X_AGON_QUEUED_AT=item["queued_at"],
+    )
+
+
 def outcomes(answer) -> list[tuple[int, str]]:
     return [(a["status"], a["outcome"]) for a in answer.json()["items"]]
 
@@ -180,27 +191,14 @@ def test_a_batch_cut_in_the_middle_and_sent_again_with_its_items_alone_first_sto
     # The first three went alone (the queue's single requests) before the connection
     # was cut; then the whole batch goes: the same keys, the same requests.
     for item in items[:3]:
-        alone = Client().post(
-            url,
-            json.dumps(item["body"]),
-            content_type="application/json",
-            HTTP_IDEMPOTENCY_KEY=item["key"],
-            HTTP_X_AGON_QUEUED_AT=item["queued_at"],
-        )
+        alone = send_alone(url, item)
         assert alone.status_code == 200, alone.content
     answer = batch(items)
     assert [a["replayed"] for a in answer.json()["items"]] == [True] * 3 + [False] * 5
     assert outcomes(answer) == [(200, "saved")] * 8
     assert Ply.objects.filter(game=game).count() == 8
     # And an item of the batch sent alone afterwards is its stored answer again.
-    last = items[-1]
-    alone = Client().post(
-        url,
-        json.dumps(last["body"]),
-        content_type="application/json",
-        HTTP_IDEMPOTENCY_KEY=last["key"],
-        HTTP_X_AGON_QUEUED_AT=last["queued_at"],
-    )
+    alone = send_alone(url, items[-1])
     assert alone.status_code == 200 and alone["Idempotency-Replayed"] == "true"
     # The same key with another body is the single door's 422, and writes nothing.
     changed = {**items[-1], "body": {**items[-1]["body"], "move": MOVES[9]}}
@@ -325,13 +323,7 @@ def test_a_run_of_plies_is_written_at_once_and_its_statements_do_not_grow_with_t
 
 
 def _alone(url: str, item: dict[str, Any]) -> tuple[int, str]:
-    response = Client().post(
-        url,
-        json.dumps(item["body"]),
-        content_type="application/json",
-        HTTP_IDEMPOTENCY_KEY=item["key"],
-        HTTP_X_AGON_QUEUED_AT=item["queued_at"],
-    )
+    response = send_alone(url, item)
     if response.status_code < 400:
         return response.status_code, ""
     return response.status_code, response.json()["error"].get("field", "")
