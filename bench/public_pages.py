@@ -16,7 +16,7 @@ page; the correction changes the standings). It also renders the round page once
 in-process with the cache bypassed (queries and time) and reports the answers' sizes.
 
     bash bench/public_pages.sh [--players 1000] [--seconds 20] [--clients 50]
-                               [--write-every 1] [--conditional]
+                               [--write-every 1] [--conditional] [--gzip]
 """
 
 from __future__ import annotations
@@ -60,10 +60,22 @@ end
 """
 
 
+# What a browser says it takes (--gzip): the pages from the cache then go out compressed.
+BROWSER_ENCODING = "Accept-Encoding: gzip, deflate, br"
+
+
 def run_wrk(
-    url: str, seconds: int, clients: int, lua: Path, think_ms: int, conditional: str
+    url: str,
+    seconds: int,
+    clients: int,
+    lua: Path,
+    think_ms: int,
+    conditional: str,
+    headers: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     command = ["wrk", "-t2", f"-c{clients}", f"-d{seconds}s", "--timeout", "5s", "-s", str(lua)]
+    for header in headers:
+        command += ["-H", header]
     out = subprocess.run(
         [*command, url, "--", str(think_ms), conditional],
         capture_output=True,
@@ -131,6 +143,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--pages", default="round,standings,api", help="which of round, standings, api"
+    )
+    parser.add_argument(
+        "--gzip", action="store_true", help="send Accept-Encoding: gzip, as browsers do"
     )
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
@@ -210,7 +225,13 @@ def main() -> None:
 
     def wrk(path: str) -> dict[str, Any]:
         return run_wrk(
-            f"http://{HOST}:{port}{path}", args.seconds, args.clients, lua, 0, conditional
+            f"http://{HOST}:{port}{path}",
+            args.seconds,
+            args.clients,
+            lua,
+            0,
+            conditional,
+            (BROWSER_ENCODING,) if args.gzip else (),
         )
 
     try:

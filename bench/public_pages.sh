@@ -7,6 +7,7 @@
 #
 #     bash bench/public_pages.sh [--players 1000] [--seconds 20] [--clients 50]
 #                                [--write-every 1] [--conditional] [--pages round,api]
+#                                [--gzip]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 command -v wrk >/dev/null 2>&1 || {

@@ -5,6 +5,7 @@ number of queries."""
 
 from __future__ import annotations
 
+import gzip
 import re
 
 import pytest
@@ -379,3 +380,33 @@ def test_a_new_page_is_rendered_once_while_other_requests_wait_for_it():
         cache.delete(f"{key}:rendering")
     assert waited.status_code == 200 and waited.context is None  # not rendered again
     assert TOKEN.sub("", waited.content.decode()) == TOKEN.sub("", rendered.content.decode())
+
+
+@pytest.mark.parametrize("page", ["round", "standings"])
+def test_a_cached_page_goes_out_compressed_once_made_with_each_visitors_own_token(page):
+    """A browser (Accept-Encoding: gzip) gets a cached page as a gzip member made from
+    the body compressed once, with its own CSRF token stored in the hole: it reads as the
+    plain page with that token, its ETag weakened like GZipMiddleware's, and a 304 on
+    either ETag."""
+    tournament, _ = _published()
+    path = (
+        reverse("round-detail", args=[tournament.slug, 1])
+        if page == "round"
+        else reverse("tournament-standings", args=[tournament.slug])
+    )
+    assert Client().get(path).context is not None  # rendered and kept
+    visitor = Client()
+    plain = visitor.get(path)
+    zipped = visitor.get(path, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert plain.context is None and zipped.context is None  # both from the cache
+    assert zipped["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped["Vary"]
+    body = gzip.decompress(zipped.content)
+    token = TOKEN.search(body.decode())[1]
+    assert _unmask_cipher_token(token) == visitor.cookies[settings.CSRF_COOKIE_NAME].value
+    assert TOKEN.sub("", body.decode()) == TOKEN.sub("", plain.content.decode())
+    assert zipped["ETag"] == "W/" + plain["ETag"]
+    again = visitor.get(path, HTTP_IF_NONE_MATCH=zipped["ETag"], HTTP_ACCEPT_ENCODING="gzip")
+    assert again.status_code == 304
+    # Another visitor gets another token in the same compressed page.
+    other = gzip.decompress(Client().get(path, HTTP_ACCEPT_ENCODING="gzip").content).decode()
+    assert TOKEN.search(other)[1] != token
