@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import re
+import zlib
 
 import pytest
 from django.conf import settings
@@ -383,7 +384,9 @@ def test_a_new_page_is_rendered_once_while_other_requests_wait_for_it():
 
 
 @pytest.mark.parametrize("page", ["round", "standings"])
-def test_a_cached_page_goes_out_compressed_once_made_with_each_visitors_own_token(page):
+def test_a_cached_page_goes_out_compressed_once_made_with_each_visitors_own_token(
+    page, monkeypatch
+):
     """A browser (Accept-Encoding: gzip) gets a cached page as a gzip member made from
     the body compressed once, with its own CSRF token stored in the hole: it reads as the
     plain page with that token, its ETag weakened like GZipMiddleware's, and a 304 on
@@ -397,6 +400,7 @@ def test_a_cached_page_goes_out_compressed_once_made_with_each_visitors_own_toke
     assert Client().get(path).context is not None  # rendered and kept
     visitor = Client()
     plain = visitor.get(path)
+    made = _counting_compressions(monkeypatch)
     zipped = visitor.get(path, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
     assert plain.context is None and zipped.context is None  # both from the cache
     assert zipped["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped["Vary"]
@@ -410,3 +414,34 @@ def test_a_cached_page_goes_out_compressed_once_made_with_each_visitors_own_toke
     # Another visitor gets another token in the same compressed page.
     other = gzip.decompress(Client().get(path, HTTP_ACCEPT_ENCODING="gzip").content).decode()
     assert TOKEN.search(other)[1] != token
+    # One body in two pieces around its token, compressed once for all three answers.
+    assert len(made) == 2, made
+
+
+def _counting_compressions(monkeypatch) -> list[int]:
+    """Counts zlib's compressors made (GZipMiddleware's gzip module makes one an answer)."""
+    made: list[int] = []
+    real = zlib.compressobj
+
+    def counted(*args, **kwargs):
+        made.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(zlib, "compressobj", counted)
+    return made
+
+
+def test_the_standings_apis_early_answer_goes_out_compressed_once_made(client, monkeypatch):
+    tournament, _ = _published()
+    url = f"/api/v1/tournaments/{tournament.slug}/standings/"
+    plain = client.get(url)  # the whole way: renders and keeps the body
+    early_plain = client.get(url)
+    made = _counting_compressions(monkeypatch)
+    zipped = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert client.get(url, HTTP_ACCEPT_ENCODING="gzip").content == zipped.content
+    assert len(made) == 1, "compressed once, not once an answer"
+    assert zipped["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped["Vary"]
+    assert zipped["Content-Type"] == "application/json"
+    assert gzip.decompress(zipped.content) == early_plain.content == plain.content
+    assert zipped["ETag"] == "W/" + plain["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=zipped["ETag"]).status_code == 304

@@ -170,6 +170,20 @@ def _gzipped(key: str, body: bytes, token: bytes) -> bytes:
     return b"".join((_GZIP_HEADER, stored.join(compressed), struct.pack("<II", crc, size)))
 
 
+def compressed_answer(
+    request: HttpRequest, key: str, body: bytes, token: bytes = b"", content_type: str = ""
+) -> HttpResponse | None:
+    """For a client that accepts gzip, the body kept under ``key`` compressed once
+    (`_gzipped`, ``token`` in its holes), with its Content-Encoding and Vary; else None
+    (the body goes out as it is). Its ETag is the caller's to set, weakened."""
+    if len(body) < GZIP_MIN or not _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+        return None
+    response = HttpResponse(_gzipped(key, body, token), content_type=content_type or None)
+    response["Content-Encoding"] = "gzip"
+    patch_vary_headers(response, ("Accept-Encoding",))
+    return response
+
+
 def cached_body(key: str) -> bytes | None:
     """A body stored under ``key``: this process's copy, else the shared cache's (kept
     here too for the next request)."""
@@ -245,13 +259,11 @@ def ready_page(
     if body is None:
         return None
     token = get_token(request).encode()
-    if len(body) >= GZIP_MIN and _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
-        response = HttpResponse(_gzipped(key, body, token))
-        response["Content-Encoding"] = "gzip"
-        patch_vary_headers(response, ("Accept-Encoding",))
+    compressed = compressed_answer(request, key, body, token)
+    if compressed is not None:
         # Weakened, as GZipMiddleware weakens a compressed answer's ETag (RFC 9110, 8.8.1:
         # another representation of the same page).
-        return _answer(request, response, etag, polling, weak=True)
+        return _answer(request, compressed, etag, polling, weak=True)
     filled = body.replace(HOLE, token) if HOLE in body else body
     return _answer(request, HttpResponse(filled), etag, polling)
 

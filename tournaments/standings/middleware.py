@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date
 
-from tournaments.core.page_cache import cached_body
+from tournaments.core.page_cache import cached_body, compressed_answer
 from tournaments.core.poll import etag_matches
 from tournaments.models import Tournament
 from tournaments.standings.selectors.standings import standings_etag, standings_key, version_token
@@ -50,13 +50,14 @@ class StandingsPollMiddleware:
         if request.method == "GET" and not request.GET:
             match = _PATH.match(request.path_info)
             if match:
-                answer = self._early(match["slug"], request.META.get("HTTP_IF_NONE_MATCH"))
+                answer = self._early(request, match["slug"])
                 if answer is not None:
                     return answer
         return self.get_response(request)
 
     @staticmethod
-    def _early(slug: str, seen: str | None) -> HttpResponse | None:
+    def _early(request: HttpRequest, slug: str) -> HttpResponse | None:
+        seen = request.META.get("HTTP_IF_NONE_MATCH")
         # Most polls cost only this query: plain SQL, as the ORM's query building took
         # several times longer than the query itself (0.38 ms against 0.05 ms).
         with connection.cursor() as cursor:
@@ -71,9 +72,16 @@ class StandingsPollMiddleware:
         if etag_matches(seen, standings_etag(token)):
             response = HttpResponseNotModified()
         else:
-            body = cached_body(standings_key(token, "json"))
+            key = standings_key(token, "json")
+            body = cached_body(key)
             if body is None:
                 return None
+            compressed = compressed_answer(request, key, body, content_type="application/json")
+            if compressed is not None:
+                # Weakened, as GZipMiddleware weakens a compressed answer's ETag.
+                response = standings_headers(compressed, token, updated_at, published=True)
+                response["ETag"] = "W/" + response["ETag"]
+                return response
             response = HttpResponse(body, content_type="application/json")
         return standings_headers(response, token, updated_at, published=True)
 
