@@ -67,11 +67,11 @@ def _seasons(seasons: list[Season]) -> list[CalendarEvent]:
     ]
 
 
-def _published(club: Club) -> list[Tournament]:
+def _published(**where: object) -> list[Tournament]:
     # A feed is read by calendar apps, which never log in: what anyone may see.
     return list(
         tournaments_visible_to(AnonymousUser())
-        .filter(club=club, date__isnull=False)
+        .filter(date__isnull=False, **where)
         .select_related("season")
         .order_by("-date", "-pk")[:FEED_EVENTS]
     )
@@ -79,15 +79,10 @@ def _published(club: Club) -> list[Tournament]:
 
 def club_calendar(*, club: Club) -> list[CalendarEvent]:
     """The club's published, dated events (the newest FEED_EVENTS) and its seasons."""
-    return _seasons(list(club.seasons.order_by("-starts_on", "-pk"))) + _events(_published(club))
+    seasons = list(club.seasons.order_by("-starts_on", "-pk"))
+    return _seasons(seasons) + _events(_published(club=club))
 
 
 def season_calendar(*, season: Season) -> list[CalendarEvent]:
     """A season's span and its published, dated events."""
-    events = list(
-        tournaments_visible_to(AnonymousUser())
-        .filter(season=season, date__isnull=False)
-        .select_related("season")
-        .order_by("-date", "-pk")[:FEED_EVENTS]
-    )
-    return _seasons([season]) + _events(events)
+    return _seasons([season]) + _events(_published(season=season))
