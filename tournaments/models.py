@@ -28,6 +28,9 @@ from tournaments.models_offline import IdempotencyKey as IdempotencyKey
 from tournaments.models_season import Season as Season
 from tournaments.models_team import TEAM_SHEET_TARGET
 from tournaments.models_team import Team as Team
+from tournaments.models_webhooks import WebhookDelivery as WebhookDelivery
+from tournaments.models_webhooks import WebhookEndpoint as WebhookEndpoint
+from tournaments.models_webhooks import WebhookEvent as WebhookEvent
 
 # The games of the family a tournament can be for, as the registry lists them
 # (games/rulesets.py).
