@@ -24,6 +24,7 @@ from tournaments.models_game import Game as Game
 from tournaments.models_game import Ply as Ply
 from tournaments.models_game import PlyConflict as PlyConflict
 from tournaments.models_game import moving_order as moving_order
+from tournaments.models_night import SeatNotice as SeatNotice
 from tournaments.models_offline import IdempotencyKey as IdempotencyKey
 from tournaments.models_season import Season as Season
 from tournaments.models_team import TEAM_SHEET_TARGET
@@ -137,6 +138,8 @@ class Tournament(models.Model):
         "decider",
         "pre_round",
         "pre_round_counts",
+        "no_show_minutes",
+        "no_show_forfeit",
     )
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
@@ -265,6 +268,24 @@ class Tournament(models.Model):
             "When a 3-player match is tied at the top, the two leaders play one 2-player "
             "game to settle it."
         ),
+    )
+    # A no-show (docs/results.md, "No-shows"): minutes after a round's publication, by
+    # the server's clock, after which a seat not seen (no ply, no report, no check, not
+    # announced late) is offered to the organiser as a forfeit; empty = never.
+    no_show_minutes = models.PositiveSmallIntegerField(
+        _("no-show after minutes"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(240)],
+        help_text=_(
+            "A seat not seen this many minutes after the round's start is offered as a "
+            "forfeit; empty = never."
+        ),
+    )
+    no_show_forfeit = models.BooleanField(
+        _("forfeit no-shows automatically"),
+        default=False,
+        help_text=_("Forfeit a no-show without asking the organiser."),
     )
 
     class Meta:
