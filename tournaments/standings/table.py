@@ -245,6 +245,43 @@ def ranked_apart(rows: Sequence[StandingRow]) -> tuple[list[StandingRow], list[S
     return closed_up, apart
 
 
+@dataclass(frozen=True)
+class Separation:
+    """What tells two neighbouring rows of the standings apart: ``by`` "score" or the
+    name of the first tie-break they differ on, ``gap`` by how much the upper row is
+    ahead on it; ``by`` None: equal on the score and every tie-break, a shared place."""
+
+    by: str | None
+    gap: float = 0.0
+
+
+def separation(
+    upper: StandingRow, lower: StandingRow, tie_breaks: Sequence[TieBreak]
+) -> Separation:
+    """Why ``upper`` stands above ``lower`` (neighbours, ranked by ``compute_standings``
+    with ``tie_breaks``): the score, else the first tie-break that split their group (the
+    values of "direct" are those within the group they shared, as the ranking computed
+    them), with the same tolerance as the ranking; equal on all is a shared place."""
+    if abs(upper.score - lower.score) >= 1e-9:
+        return Separation("score", upper.score - lower.score)
+    for name, a, b in zip(tie_breaks, upper.tie_breaks, lower.tie_breaks, strict=False):
+        if abs(a - b) >= 1e-9:
+            return Separation(name, a - b)
+    return Separation(None)
+
+
+def separations(
+    rows: Sequence[StandingRow], tie_breaks: Sequence[TieBreak]
+) -> list[tuple[Separation | None, Separation | None]]:
+    """For each row of ranked standings (best first), what separates it from the row
+    above and from the row below (None: no such neighbour)."""
+    between = [separation(a, b, tie_breaks) for a, b in zip(rows, rows[1:], strict=False)]
+    return [
+        (between[i - 1] if i > 0 else None, between[i] if i < len(between) else None)
+        for i in range(len(rows))
+    ]
+
+
 def _split(ordered: list[str], values: Mapping[str, float]) -> list[list[str]]:
     """Cut a list ordered by ``values`` where the value changes; values closer than
     rounding noise (sums of halves times factors) count as equal."""
