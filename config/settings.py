@@ -280,6 +280,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.idempotency_sweep_task",
         "schedule": 3600.0,
     },
+    # No-shows of events that forfeit them automatically (docs/results.md, "No-shows"):
+    # each minute, by the server's clock.
+    "no-show-sweep": {
+        "task": "tournaments.tasks.no_show_sweep_task",
+        "schedule": 60.0,
+    },
 }
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config.login import AdminLoginForm, LoginForm
 from ratings import views_players as rating_views_players
+from tournaments.desk.views import night as night_views
 from tournaments.desk.views import public as tournament_views
 from tournaments.results.views import offline as offline_views
 from tournaments.results.views import results as tournament_results
@@ -38,6 +39,8 @@ urlpatterns = [
     path("clubs/", include("tournaments.desk.urls_clubs")),
     # A player's own link (their seat's token); the table-wide link of old is retired.
     path("report/<str:token>/", tournament_results.seat_report, name="seat-report"),
+    # Her night from the same link: leaving, skipping the next round, late (docs/results.md).
+    path("report/<str:token>/night/", night_views.seat_night, name="seat-night"),
     path("players/<int:player_id>/", rating_views_players.player_detail, name="player-detail"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("ratings/", include("ratings.urls")),

@@ -4,7 +4,7 @@ wall list."""
 
 from django.urls import path
 
-from tournaments.desk.views import desk, editor, print, public, run, teams, wall
+from tournaments.desk.views import desk, editor, night, print, public, run, teams, wall
 from tournaments.desk.views import projector as live
 
 urlpatterns = [
@@ -127,4 +127,16 @@ urlpatterns = [
         name="seat-report-qr",
     ),
     path("<slug:slug>/manage/entries/skip/", desk.entries_skip, name="entries-skip"),
+    # Players' notices of their own night, the organiser's keys (docs/results.md).
+    path(
+        "<slug:slug>/manage/notices/<int:notice_id>/undo/",
+        night.night_undo,
+        name="night-undo",
+    ),
+    path("<slug:slug>/manage/seats/<int:seat_id>/seen/", night.night_seen, name="night-seen"),
+    path(
+        "<slug:slug>/manage/seats/<int:seat_id>/forfeit/",
+        night.night_forfeit,
+        name="night-forfeit",
+    ),
 ]

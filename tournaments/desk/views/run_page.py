@@ -26,6 +26,7 @@ from tournaments.desk.forms import (
 )
 from tournaments.desk.services.pairing_edit import NEW_TABLE, Target, round_edit_preview
 from tournaments.models import Entry, ForbiddenPair, Round, Seat, Skip, Tournament
+from tournaments.results.selectors.night import round_night
 from tournaments.results.selectors.rounds import round_tables
 from tournaments.standings.selectors.teams import desk_teams
 
@@ -58,6 +59,10 @@ def manage_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "rounds": rounds,
         "current": current,
         "tables": round_tables(round_=current) if current else [],
+        # The players' notices and the no-shows of the round being played (docs/results.md).
+        "night": round_night(round_=current)
+        if current and current.status == Round.Status.PUBLISHED
+        else None,
         "paste_form": PasteEntriesForm(),
         "late_form": LateEntryForm(),
         "skip_form": SkipForm(),

@@ -11,7 +11,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import formats
 from django.utils.html import format_html
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -21,7 +23,7 @@ from tournaments.core.json_errors import service_error_response, service_status
 from tournaments.core.poll import POLL_MS, poll_etag, poll_page, round_state
 from tournaments.core.throttles import write_throttled
 from tournaments.core.web import director_required, posted_game, round_or_404, run_action
-from tournaments.models import Game, ResultSubmission, Round, Seat, Tournament
+from tournaments.models import Game, ResultSubmission, Round, Seat, SeatNotice, Tournament
 from tournaments.results.forms import ResultForm
 from tournaments.results.offline import idempotent, outcome_response, queued_at, wants_json
 from tournaments.results.rows import (
@@ -30,6 +32,7 @@ from tournaments.results.rows import (
     result_match_rows,
     result_row,
 )
+from tournaments.results.selectors.night import RoundNight, round_night
 from tournaments.results.selectors.rounds import (
     round_progress,
     round_progress_counted,
@@ -151,6 +154,9 @@ def results_screen(
     tables = [t for t in round_tables(round_=round_) if not t.is_bye]
     round_trails(tables)
     attach_live(tables)
+    night = round_night(round_=round_) if round_.status == Round.Status.PUBLISHED else None
+    if night is not None:
+        _night_notes(tables, night)
     # The page's hint for its smallest table (a team event's tables all seat four).
     hints = EntryHints(tournament)
     seats = min((len(t.seats) for t in tables), default=2)
@@ -179,7 +185,25 @@ def results_screen(
         # Only the last round can be reopened (services/rounds.py, round_reopen); only
         # after it is the next round paired.
         "reopenable": _is_last_round(tournament, round_),
+        "night": night,
     }
+
+
+def _night_notes(tables: list[Any], night: RoundNight) -> None:
+    """Beside each table on the results screen: who is late (since when, by the
+    server's clock) and who is a no-show."""
+    for table in tables:
+        notes = [
+            _("%(name)s late since %(time)s")
+            % {"name": s.name, "time": formats.time_format(localtime(s.late.at), "H:i")}
+            for s in night.at_table(table.number)
+            if s.late is not None
+        ] + [
+            _("%(name)s: no-show") % {"name": s.name}
+            for s in night.at_table(table.number)
+            if s.no_show
+        ]
+        table.night_note = "; ".join(notes)
 
 
 def _is_last_round(tournament: Tournament, round_: Round) -> bool:
@@ -560,8 +584,6 @@ def seat_report(request: HttpRequest, token: str) -> HttpResponse:
     confirmation as JSON (docs/offline.md)."""
     seat = player_seat(token)
     table = seat.table
-    round_ = table.round
-    open_for_reports = round_.status == Round.Status.PUBLISHED
     by = Actor.player(seat)
     if request.method == "POST":
         # Whether the round is open for reports is the services' to say (one place).
@@ -577,8 +599,18 @@ def seat_report(request: HttpRequest, token: str) -> HttpResponse:
         else:
             _results_post(request, game, by)
         return redirect("seat-report", token=token)
+    return seat_report_page(request, seat)
+
+
+def seat_report_page(request: HttpRequest, seat: Seat, *, status: int = 200) -> HttpResponse:
+    """A player's link as a page: her table's games to report and confirm, and her
+    night's three choices (docs/results.md, "Players manage their own night") with what
+    she has said already; ``status``: a refused choice's 4xx."""
+    table = seat.table
+    round_ = table.round
     rows = [t for t in round_tables(round_=round_) if t.id == table.pk]
     reported = set(ResultSubmission.objects.filter(by_seat=seat).values_list("game_id", flat=True))
+    said = {n.kind: n for n in SeatNotice.objects.filter(seat=seat, cleared_at__isnull=True)}
     return render(
         request,
         "tournaments/report.html",
@@ -586,8 +618,11 @@ def seat_report(request: HttpRequest, token: str) -> HttpResponse:
             "table": rows[0],
             "round": round_,
             "tournament": round_.tournament,
-            "open": open_for_reports,
+            "open": round_.status == Round.Status.PUBLISHED,
             "seat": seat,
             "reported": reported,
+            "said": said,
+            "next_round": round_.number + 1,
         },
+        status=status,
     )
