@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "tournaments.desk",
     "tournaments.standings",
     "tournaments.transfer",
+    "tournaments.link",
     "games",
     "ratings",
 ]

@@ -45,6 +45,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("ratings/", include("ratings.urls")),
     path("games/", include("tournaments.results.urls_games")),
+    # Before the API: its last route answers every other address under /api/v1/.
+    path("", include("tournaments.link.urls")),
     path("api/v1/", include(("config.api", "api"), namespace="api")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its script as a file (the Content-Security-Policy allows no

@@ -24,6 +24,10 @@ from tournaments.models_game import Game as Game
 from tournaments.models_game import Ply as Ply
 from tournaments.models_game import PlyConflict as PlyConflict
 from tournaments.models_game import moving_order as moving_order
+from tournaments.models_link import EventPush as EventPush
+from tournaments.models_link import SiteLink as SiteLink
+from tournaments.models_link import VenueEvent as VenueEvent
+from tournaments.models_link import VenueToken as VenueToken
 from tournaments.models_night import SeatNotice as SeatNotice
 from tournaments.models_offline import IdempotencyKey as IdempotencyKey
 from tournaments.models_season import Season as Season

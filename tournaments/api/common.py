@@ -20,7 +20,7 @@ from tournaments.api.permissions import DirectorsWrite
 from tournaments.api.schema import ApiSchema
 from tournaments.core.actor import Actor
 from tournaments.core.errors import ServiceError
-from tournaments.core.permissions import can_direct, can_view
+from tournaments.core.permissions import can_direct, can_view, check_written_here
 from tournaments.core.visibility import (
     tournaments_visible_to,
 )
@@ -76,6 +76,8 @@ class TournamentScoped(WriteThrottled):
                 request.user, cached
             ):
                 self.permission_denied(request, "only this tournament's directors may change it")  # type: ignore[attr-defined]
+            if request.method not in ("GET", "HEAD", "OPTIONS"):
+                check_written_here(cached)  # a 409 in the one error shape
             self._tournament = cached
         return cached
 

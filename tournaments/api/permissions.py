@@ -5,7 +5,7 @@ from typing import Any
 from rest_framework import permissions
 from rest_framework.request import Request
 
-from tournaments.core.permissions import can_direct, can_view
+from tournaments.core.permissions import can_direct, can_view, check_written_here
 from tournaments.models import Tournament
 
 
@@ -45,4 +45,7 @@ class DirectorsWrite(permissions.BasePermission):
             return bool(request.user and request.user.is_staff)
         if request.method in permissions.SAFE_METHODS:
             return can_view(request.user, tournament)
-        return can_direct(request.user, tournament)
+        if not can_direct(request.user, tournament):
+            return False
+        check_written_here(tournament)  # run at a venue, or taken over: a 409
+        return True

@@ -238,7 +238,13 @@ def tournament_import_document(
         )
     try:
         with transaction.atomic():
-            tournament = _import(data, club, by, dict(players or {}), players_by_name)
+            tournament = document_tournament_import(
+                data=data,
+                club=club,
+                by=by,
+                players=dict(players or {}),
+                players_by_name=players_by_name,
+            )
     except (IntegrityError, DataError) as exc:
         raise ServiceError(
             _("the document contradicts itself or this site: %(exc)s") % {"exc": exc}
@@ -282,7 +288,7 @@ def _import_teams(
         )
 
 
-def _player_for(
+def document_player_for(
     row: dict[str, Any],
     index: int,
     club: Club,
@@ -300,7 +306,16 @@ def _player_for(
                 field=path,
             )
         return player
-    existing = Player.objects.filter(club=club, name=" ".join(row["player"].split())).first()
+    # The same name without regard to case and spacing (a venue's "anna  meyer" is the
+    # site's "Anna Meyer"); two such players are a choice for the organiser, never a guess.
+    same = list(Player.objects.filter(club=club, name__iexact=" ".join(row["player"].split()))[:2])
+    if len(same) > 1:
+        raise ServiceError(
+            _("%(path)s: %(name)s has two players called %(player)s; map the entry to one")
+            % {"path": path, "name": club.name, "player": repr(same[0].name)},
+            field=path,
+        )
+    existing = same[0] if same else None
     if existing is not None:
         if by_name:
             return existing
@@ -409,13 +424,17 @@ def _replay(
         )
 
 
-def _import(
+def document_tournament_import(
+    *,
     data: dict[str, Any],
     club: Club,
     by: Actor,
     players: dict[str, int],
-    by_name: bool,
+    players_by_name: bool,
 ) -> Tournament:
+    """The tournament of a checked document, inside the caller's transaction (the
+    import above, and the first push of an event run at a venue: tournaments/link)."""
+    by_name = players_by_name
     settings = data["tournament"]
     if Tournament.objects.filter(slug=settings["slug"]).exists():
         raise ServiceError(
@@ -435,10 +454,11 @@ def _import(
     deciders = tournament.decider
     tournament.decider = False
     tournament.save()
-    tournament.directors.add(by.user)
+    if by.user is not None:
+        tournament.directors.add(by.user)
     entries: dict[str, Entry] = {}
     for i, row in enumerate(data["entries"]):
-        player = _player_for(row, i, club, by, players, by_name)
+        player = document_player_for(row, i, club, by, players, by_name)
         fields = {k: v for k, v in row.items() if k not in ("key", "player", "skips")}
         entries[row["key"]] = Entry.objects.create(tournament=tournament, player=player, **fields)
         Skip.objects.bulk_create(
@@ -454,79 +474,17 @@ def _import(
             tournament=tournament, first=entries[first], second=entries[second], reason=reason
         )
     _import_teams(tournament, data.get("teams", []), entries)
-    director = by
     closed: list[Round] = []
     for r, round_data in enumerate(data["rounds"]):
-        status = round_data["status"]
-        # Results are replayed into a published round; it is closed afterwards.
-        round_ = Round.objects.create(
+        round_ = document_round_import(
             tournament=tournament,
-            number=round_data["number"],
-            status=Round.Status.PAIRED if status == Round.Status.PAIRED else Round.Status.PUBLISHED,
-            published_at=round_data["published_at"],
+            round_data=round_data,
+            index=r,
+            entries=entries,
+            deciders=deciders,
+            by=by,
         )
-        seen: set[str] = set()
-        for t, table_data in enumerate(round_data["tables"]):
-            path = f"rounds[{r}].tables[{t}]"
-            table = Table.objects.create(
-                round=round_, number=table_data["number"], is_bye=table_data["is_bye"]
-            )
-            seats: dict[int, Seat] = {}
-            for i, key in enumerate(table_data["seats"], start=1):
-                if key not in entries or key in seen:
-                    raise ServiceError(
-                        _("%(path)s.seats[%(index)s]: no entry %(key)s, or seated twice")
-                        % {"path": path, "index": i - 1, "key": repr(key)},
-                        field=f"{path}.seats",
-                    )
-                seen.add(key)
-                seats[i] = Seat.objects.create(
-                    table=table, round=round_, entry=entries[key], position=i
-                )
-            for g, game_data in enumerate(table_data["games"]):
-                if game_data["first_position"] > max(len(seats), 1):
-                    raise ServiceError(
-                        _("%(path)s.games[%(g)s].first_position: no such seat")
-                        % {"path": path, "g": g},
-                        field=f"{path}.games[{g}].first_position",
-                    )
-                leaders = game_data.get("leaders")
-                if leaders is not None and (len(seats) != 3 or table_data["is_bye"]):
-                    raise ServiceError(
-                        _("%(path)s.games[%(g)s].leaders: a decider is played at a 3-player table")
-                        % {"path": path, "g": g},
-                        field=f"{path}.games[{g}].leaders",
-                    )
-                game = Game.objects.create(
-                    table=table,
-                    number=game_data["number"],
-                    first_position=game_data["first_position"],
-                    direction=game_data["direction"],
-                    target=game_data["target"],
-                    decider=leaders is not None,
-                    leader_a=leaders[0] if leaders else None,
-                    leader_b=leaders[1] if leaders else None,
-                )
-                _replay(game, game_data, seats, director, f"{path}.games[{g}]")
-                if "version" in game_data or game_data.get("voided"):
-                    # The replay counted its own writes; the version is the document's.
-                    Game.objects.filter(pk=game.pk).update(
-                        version=game_data.get("version", game.version),
-                        voided=bool(game_data.get("voided")),
-                    )
-            if not table_deciders_in_step(tournament=tournament, table=table, enabled=deciders):
-                raise ServiceError(
-                    _(
-                        "%(path)s.games: the deciders do not follow from the results (a "
-                        "3-player match tied at the top by two has one decider of those two)"
-                    )
-                    % {"path": path},
-                    field=f"{path}.games",
-                )
-        if status == Round.Status.CLOSED:
-            Round.objects.filter(pk=round_.pk).update(
-                status=Round.Status.CLOSED, closed_at=round_data["closed_at"] or timezone.now()
-            )
+        if round_.status == Round.Status.CLOSED:
             closed.append(round_)
     # The log the document brings, in place of the replay's own entries. Who acted
     # elsewhere is no user of this site: the name is kept as text, never matched to a
@@ -555,3 +513,90 @@ def _import(
         for round_ in closed:
             signals.round_closed.send(sender=Round, round_id=round_.pk, by=by)
     return tournament
+
+
+def document_round_import(
+    *,
+    tournament: Tournament,
+    round_data: dict[str, Any],
+    index: int,
+    entries: Mapping[str, Entry],
+    deciders: bool,
+    by: Actor,
+) -> Round:
+    """One round of a checked document (its tables, seats and games, every result
+    replayed through the result services), inside the caller's transaction: the import
+    and the venue's push (tournaments/link) share it. Errors name the field path."""
+    r = index
+    status = round_data["status"]
+    # Results are replayed into a published round; it is closed afterwards.
+    round_ = Round.objects.create(
+        tournament=tournament,
+        number=round_data["number"],
+        status=Round.Status.PAIRED if status == Round.Status.PAIRED else Round.Status.PUBLISHED,
+        published_at=round_data["published_at"],
+    )
+    seen: set[str] = set()
+    for t, table_data in enumerate(round_data["tables"]):
+        path = f"rounds[{r}].tables[{t}]"
+        table = Table.objects.create(
+            round=round_, number=table_data["number"], is_bye=table_data["is_bye"]
+        )
+        seats: dict[int, Seat] = {}
+        for i, key in enumerate(table_data["seats"], start=1):
+            if key not in entries or key in seen:
+                raise ServiceError(
+                    _("%(path)s.seats[%(index)s]: no entry %(key)s, or seated twice")
+                    % {"path": path, "index": i - 1, "key": repr(key)},
+                    field=f"{path}.seats",
+                )
+            seen.add(key)
+            seats[i] = Seat.objects.create(
+                table=table, round=round_, entry=entries[key], position=i
+            )
+        for g, game_data in enumerate(table_data["games"]):
+            if game_data["first_position"] > max(len(seats), 1):
+                raise ServiceError(
+                    _("%(path)s.games[%(g)s].first_position: no such seat")
+                    % {"path": path, "g": g},
+                    field=f"{path}.games[{g}].first_position",
+                )
+            leaders = game_data.get("leaders")
+            if leaders is not None and (len(seats) != 3 or table_data["is_bye"]):
+                raise ServiceError(
+                    _("%(path)s.games[%(g)s].leaders: a decider is played at a 3-player table")
+                    % {"path": path, "g": g},
+                    field=f"{path}.games[{g}].leaders",
+                )
+            game = Game.objects.create(
+                table=table,
+                number=game_data["number"],
+                first_position=game_data["first_position"],
+                direction=game_data["direction"],
+                target=game_data["target"],
+                decider=leaders is not None,
+                leader_a=leaders[0] if leaders else None,
+                leader_b=leaders[1] if leaders else None,
+            )
+            _replay(game, game_data, seats, by, f"{path}.games[{g}]")
+            if "version" in game_data or game_data.get("voided"):
+                # The replay counted its own writes; the version is the document's.
+                Game.objects.filter(pk=game.pk).update(
+                    version=game_data.get("version", game.version),
+                    voided=bool(game_data.get("voided")),
+                )
+        if not table_deciders_in_step(tournament=tournament, table=table, enabled=deciders):
+            raise ServiceError(
+                _(
+                    "%(path)s.games: the deciders do not follow from the results (a "
+                    "3-player match tied at the top by two has one decider of those two)"
+                )
+                % {"path": path},
+                field=f"{path}.games",
+            )
+    if status == Round.Status.CLOSED:
+        Round.objects.filter(pk=round_.pk).update(
+            status=Round.Status.CLOSED, closed_at=round_data["closed_at"] or timezone.now()
+        )
+        round_.status = Round.Status.CLOSED
+    return round_

@@ -10,6 +10,7 @@ from django.db.models import Count, Exists, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
 from tournaments.core.errors import ConflictError
+from tournaments.core.permissions import refuse_if_written_elsewhere, written_elsewhere_q
 from tournaments.models import Game, PlyConflict, Seat, Table
 
 
@@ -31,7 +32,8 @@ def lock_game(game: Game, *, counted: bool = False) -> Game:
     ``counted``: read in the same statement the table's seat count (`seat_count`) and
     whether the game has open ply flags (`flagged`), which a ply needs (services/plies.py)."""
     lock_decider_table(game)
-    games = Game.objects.all()
+    # Whether the event is written elsewhere (docs/venue.md) comes in the same statement.
+    games = Game.objects.annotate(**written_elsewhere_q("table__round__tournament_id"))
     if counted:
         games = games.annotate(
             seat_count=Subquery(
@@ -64,4 +66,7 @@ def lock_game(game: Game, *, counted: bool = False) -> Game:
             ),
             field="game",
         )
+    refuse_if_written_elsewhere(
+        run_at_venue=locked.run_at_venue, taken_over_on_site=locked.taken_over_on_site
+    )
     return locked

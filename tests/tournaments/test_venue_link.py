@@ -1,0 +1,403 @@
+"""The push from a venue to the club's site (docs/venue.md), through its service and its
+door: incremental (only the parts the site has not acknowledged), idempotent (a push
+repeated or cut in the middle changes nothing twice), one writer at a time (an event
+taken over on the site is refused to the venue), tokens scoped to one club.
+
+Both sides share this test's database, so the venue's event and the site's copy have
+different slugs: the push of the venue's event `night` names it `night-site`."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+from typing import Any
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.test import Client
+
+from tests.factories import ClubFactory, PlayerFactory, UserFactory, tournament_with_players
+from tournaments.core.actor import Actor
+from tournaments.core.errors import ServiceError
+from tournaments.core.permissions import written_elsewhere
+from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.link.documents import ROUNDS_PER_PUSH, push_body
+from tournaments.link.selectors import venue_token_for
+from tournaments.link.services import (
+    OutOfStepError,
+    TakenOverError,
+    event_hand_back,
+    event_push_apply,
+    event_take_over,
+    venue_token_create,
+    venue_token_revoke,
+)
+from tournaments.models import Game, Player, Ply, ResultSubmission, Round, Tournament, VenueEvent
+from tournaments.results.services.results import game_record_out
+from tournaments.transfer.services import tournament_export_document
+
+pytestmark = pytest.mark.django_db
+BY = Actor.command()
+
+
+@pytest.fixture
+def organiser():
+    user = UserFactory(username="org")
+    ClubFactory(name="Kiel", slug="kiel").organisers.add(user)
+    return user
+
+
+@pytest.fixture
+def token(organiser):
+    club = organiser.organised_clubs.get()
+    row, secret = venue_token_create(club=club, name="laptop", by=Actor.director(organiser))
+    row.secret = secret
+    return row
+
+
+def play_round(tournament: Tournament, close: bool = True) -> Round:
+    round_ = round_pair_next(tournament=tournament, by=BY)
+    round_publish(round=round_, by=BY)
+    for game in Game.objects.filter(table__round=round_).select_related("table"):
+        game_record_out(game=game, out=[3, 1, 0][: game.table.seats.count()], by=BY)
+    if close:
+        round_close(round=round_, by=BY)
+    return round_
+
+
+def venue_night(organiser, rounds: int = 2) -> Tournament:
+    tournament = tournament_with_players(
+        6,
+        club=organiser.organised_clubs.get(),
+        slug="night",
+        published=True,
+        rounds_planned=max(5, rounds + 1),
+    )
+    # The venue's players are the club's (an event prepared on the site, or the venue's
+    # copy of the club's list).
+    Player.objects.filter(entries__tournament=tournament).update(club=tournament.club)
+    for _ in range(rounds):
+        play_round(tournament)
+    return Tournament.objects.get(pk=tournament.pk)  # as stored: the export reads it so
+
+
+def as_site(document: dict[str, Any]) -> dict[str, Any]:
+    document = copy.deepcopy(document)
+    document["tournament"]["slug"] = "night-site"
+    return document
+
+
+def push_once(tournament: Tournament, acked: dict[str, Any], token) -> dict[str, Any] | None:
+    body, _numbers = push_body(as_site(tournament_export_document(tournament=tournament)), acked)
+    if body is None:
+        return None
+    return event_push_apply(token=token, payload=body, by=BY)
+
+
+def push_all(tournament: Tournament, token, acked: dict[str, Any] | None = None) -> dict:
+    acked = acked or {}
+    for _ in range(20):
+        answer = push_once(tournament, acked, token)
+        if answer is None:
+            return acked
+        acked = answer["digests"]
+    raise AssertionError("the push never came up to date")
+
+
+def same_event(venue: Tournament, site: Tournament) -> None:
+    """The site's copy is the venue's event: every round, table, seat, game, record and
+    submission, the entries and settings (the audit aside: the site adds its own line)."""
+    a, b = (json.loads(json.dumps(tournament_export_document(tournament=t))) for t in (venue, site))
+    for doc in (a, b):
+        doc["tournament"].pop("slug")
+        doc.pop("audit")
+    assert a == b
+
+
+def counts() -> tuple[int, ...]:
+    return (
+        Tournament.objects.count(),
+        Round.objects.count(),
+        Game.objects.count(),
+        ResultSubmission.objects.count(),
+        Ply.objects.count(),
+    )
+
+
+def test_a_first_push_creates_the_event_on_the_site_run_at_the_venue(organiser, token):
+    venue = venue_night(organiser)
+    push_all(venue, token)
+    site = Tournament.objects.get(slug="night-site")
+    same_event(venue, site)
+    assert written_elsewhere(site) == "venue"
+    assert VenueEvent.objects.get(tournament=site).token == token
+    # The players are the club's own, matched by name, not made twice.
+    assert set(site.entries.values_list("player_id", flat=True)) == set(
+        venue.entries.values_list("player_id", flat=True)
+    )
+
+
+def test_the_same_push_twice_changes_nothing_the_second_time(organiser, token):
+    venue = venue_night(organiser)
+    body, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
+    first = event_push_apply(token=token, payload=body, by=BY)
+    before = counts()
+    version = Tournament.objects.get(slug="night-site").standings_version
+    again = event_push_apply(token=token, payload=copy.deepcopy(body), by=BY)
+    assert again["applied"] == {"head": False, "rounds": []}
+    assert again["digests"] == first["digests"]
+    assert counts() == before
+    assert Tournament.objects.get(slug="night-site").standings_version == version
+
+
+def test_a_new_round_at_the_venue_sends_only_that_round_in_full(organiser, token):
+    venue = venue_night(organiser, rounds=2)
+    acked = push_all(venue, token)
+    play_round(venue)
+    body, numbers = push_body(as_site(tournament_export_document(tournament=venue)), acked)
+    assert body is not None
+    assert numbers == [3]
+    assert [r["number"] for r in body["rounds"]] == [3]
+    assert set(body["digests"]["rounds"]) == {"1", "2", "3"}
+    answer = event_push_apply(token=token, payload=body, by=BY)
+    assert answer["applied"]["rounds"] == [3]
+    same_event(venue, Tournament.objects.get(slug="night-site"))
+
+
+def test_a_result_changed_at_the_venue_replaces_its_round_on_the_site(organiser, token):
+    venue = venue_night(organiser, rounds=1)
+    acked = push_all(venue, token)
+    round_ = play_round(venue, close=False)
+    acked = push_all(venue, token, acked)
+    game = Game.objects.filter(table__round=round_, table__is_bye=False).first()
+    n = game.table.seats.count()
+    game_record_out(game=game, out=[0, 3, 1][:n], by=BY)
+    round_close(round=round_, by=BY)
+    push_all(venue, token, acked)
+    same_event(venue, Tournament.objects.get(slug="night-site"))
+
+
+def test_a_push_refused_in_the_middle_changes_nothing(organiser, token):
+    venue = venue_night(organiser, rounds=1)
+    acked = push_all(venue, token)
+    play_round(venue)
+    play_round(venue)
+    body, _ = push_body(as_site(tournament_export_document(tournament=venue)), acked)
+    # The last round's first game is broken: the rounds before it were replayed in the
+    # same transaction and must go with it.
+    broken = copy.deepcopy(body)
+    broken["rounds"][-1]["tables"][0]["games"][0]["out"] = [99, 99]
+    before = counts()
+    held = VenueEvent.objects.get(tournament__slug="night-site").digests
+    with pytest.raises(ServiceError) as refused:
+        event_push_apply(token=token, payload=broken, by=BY)
+    assert "rounds[" in refused.value.message
+    assert counts() == before
+    assert VenueEvent.objects.get(tournament__slug="night-site").digests == held
+    # The same push whole goes through afterwards.
+    event_push_apply(token=token, payload=body, by=BY)
+    same_event(venue, Tournament.objects.get(slug="night-site"))
+
+
+def test_a_round_counted_on_but_not_held_is_out_of_step_and_answered_with_the_sites_digests(
+    organiser, token
+):
+    venue = venue_night(organiser, rounds=2)
+    acked = push_all(venue, token)
+    play_round(venue)
+    # The venue believes the site holds round 3 (a lost answer, say): it does not.
+    body, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
+    body["rounds"] = [r for r in body["rounds"] if r["number"] != 3]
+    with pytest.raises(OutOfStepError) as out:
+        event_push_apply(token=token, payload=body, by=BY)
+    assert out.value.digests == acked
+    # The venue starts again from the site's digests and comes up to date.
+    push_all(venue, token, out.value.digests)
+    same_event(venue, Tournament.objects.get(slug="night-site"))
+
+
+def test_a_long_evening_goes_in_several_pushes_of_a_few_rounds(organiser, token):
+    venue = venue_night(organiser, rounds=ROUNDS_PER_PUSH + 1)
+    body, numbers = push_body(as_site(tournament_export_document(tournament=venue)), {})
+    assert numbers == list(range(1, ROUNDS_PER_PUSH + 1))
+    # A first push must bring the event whole: the site has nothing to keep.
+    with pytest.raises(OutOfStepError):
+        event_push_apply(
+            token=token,
+            payload={
+                **body,
+                "digests": {
+                    **body["digests"],
+                    "rounds": {**body["digests"]["rounds"], str(ROUNDS_PER_PUSH + 1): "0" * 64},
+                },
+            },
+            by=BY,
+        )
+    answer = event_push_apply(token=token, payload=body, by=BY)
+    assert answer["applied"]["rounds"] == numbers
+    push_all(venue, token, answer["digests"])
+    same_event(venue, Tournament.objects.get(slug="night-site"))
+
+
+def test_an_event_taken_over_on_the_site_is_refused_to_the_venue_until_handed_back(
+    organiser, token
+):
+    venue = venue_night(organiser, rounds=1)
+    acked = push_all(venue, token)
+    site = Tournament.objects.get(slug="night-site")
+    event_take_over(tournament=site, by=Actor.director(organiser))
+    assert written_elsewhere(site) is None
+    play_round(venue)
+    body, _ = push_body(as_site(tournament_export_document(tournament=venue)), acked)
+    with pytest.raises(TakenOverError):
+        event_push_apply(token=token, payload=body, by=BY)
+    assert site.rounds.count() == 1
+    event_hand_back(tournament=site, by=Actor.director(organiser))
+    # Handed back, the site holds no digests: everything is compared again.
+    push_all(venue, token, {})
+    same_event(venue, site)
+
+
+def test_a_token_publishes_its_own_clubs_events_only_and_not_once_revoked(organiser, token):
+    other = ClubFactory(name="Bonn", slug="bonn")
+    document = as_site(tournament_export_document(tournament=venue_night(organiser, rounds=1)))
+    document["club"]["slug"] = other.slug
+    body, _ = push_body(document, {})
+    with pytest.raises(PermissionDenied):
+        event_push_apply(token=token, payload=body, by=BY)
+    assert venue_token_for(token.secret) == token
+    venue_token_revoke(token=token, by=Actor.director(organiser))
+    assert venue_token_for(token.secret) is None
+    with pytest.raises(PermissionDenied):
+        venue_token_create(club=other, name="x", by=Actor.director(organiser))
+
+
+def test_a_venues_player_is_the_clubs_player_of_that_name_without_regard_to_case_and_spacing(
+    organiser, token
+):
+    club = organiser.organised_clubs.get()
+    anna = PlayerFactory(club=club, name="Anna Meyer")
+    venue = venue_night(organiser, rounds=1)
+    document = as_site(tournament_export_document(tournament=venue))
+    document["entries"][0]["player"] = "  anna   MEYER "
+    body, _ = push_body(document, {})
+    event_push_apply(token=token, payload=body, by=BY)
+    site = Tournament.objects.get(slug="night-site")
+    assert site.entries.get(seed=1).player == anna
+
+
+def test_two_players_of_that_name_are_a_choice_for_the_organiser_not_a_guess(organiser, token):
+    club = organiser.organised_clubs.get()
+    PlayerFactory(club=club, name="Anna Meyer")
+    PlayerFactory(club=club, name="anna meyer")
+    venue = venue_night(organiser, rounds=1)
+    document = as_site(tournament_export_document(tournament=venue))
+    document["entries"][0]["player"] = "Anna Meyer"
+    body, _ = push_body(document, {})
+    before = counts()
+    with pytest.raises(ServiceError) as refused:
+        event_push_apply(token=token, payload=body, by=BY)
+    assert refused.value.field == "entries[0].player"
+    assert counts() == before
+
+
+def post(client: Client, body: Any, secret: str | None, *, zipped: bool = False) -> Any:
+    raw = json.dumps(body).encode()
+    headers: dict[str, str] = {}
+    if secret is not None:
+        headers["Authorization"] = f"Bearer {secret}"
+    if zipped:
+        raw = gzip.compress(raw)
+        headers["Content-Encoding"] = "gzip"
+    return client.post(
+        "/api/v1/venue/push/", data=raw, content_type="application/json", headers=headers
+    )
+
+
+def test_the_push_door_takes_a_gzip_body_with_a_token_and_answers_the_digests(organiser, token):
+    venue = venue_night(organiser, rounds=1)
+    body, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
+    answer = post(Client(), body, token.secret, zipped=True)
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["digests"] == body["digests"]
+
+
+@pytest.mark.parametrize(
+    ("body", "secret", "status", "code"),
+    [
+        ({}, None, 401, "not_authenticated"),
+        ({}, "agv_not-a-token", 401, "not_authenticated"),
+        ({"format": "agon-push"}, "TOKEN", 400, "invalid"),
+        ("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "TOKEN", 400, "invalid"),
+    ],
+)
+def test_the_push_door_refuses_bad_input_with_a_4xx_in_the_one_error_shape(
+    organiser, token, body, secret, status, code
+):
+    before = counts()
+    client = Client()
+    if isinstance(body, str):
+        answer = client.post(
+            "/api/v1/venue/push/",
+            data=body,
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {token.secret}"},
+        )
+    else:
+        answer = post(client, body, token.secret if secret == "TOKEN" else secret)
+    assert answer.status_code == status
+    assert answer.json()["error"]["code"] == code
+    assert counts() == before
+
+
+def test_the_push_door_answers_out_of_step_with_the_sites_digests(organiser, token):
+    venue = venue_night(organiser, rounds=2)
+    acked = push_all(venue, token)
+    play_round(venue)
+    body, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
+    body["rounds"] = [r for r in body["rounds"] if r["number"] != 3]
+    answer = post(Client(), body, token.secret)
+    assert answer.status_code == 409
+    assert answer.json()["error"]["code"] == "out_of_step"
+    assert answer.json()["digests"] == acked
+
+
+def test_the_site_refuses_edits_to_an_event_run_at_a_venue_at_every_door(organiser, token):
+    venue = venue_night(organiser, rounds=1)
+    round_ = play_round(venue, close=False)
+    push_all(venue, token)
+    site = Tournament.objects.get(slug="night-site")
+    game = Game.objects.filter(
+        table__round__tournament=site, table__round__number=round_.number, table__is_bye=False
+    ).first()
+    before = counts()
+    # The one result path: a player's phone, a director's entry, a script.
+    with pytest.raises(ServiceError) as refused:
+        game_record_out(game=game, out=[0, 3, 1][: game.table.seats.count()], by=BY)
+    assert "venue" in refused.value.message
+    client = Client()
+    client.force_login(organiser)
+    # The run page's actions: back to the run page with the reason, nothing done.
+    answer = client.post(f"/t/{site.slug}/manage/rounds/pair/")
+    assert answer.status_code == 302
+    # The API: a 409 in the one error shape.
+    api = client.patch(
+        f"/api/v1/games/{game.pk}/",
+        data={"out": [0, 3, 1][: game.table.seats.count()], "version": game.version},
+        content_type="application/json",
+    )
+    assert api.status_code == 409, api.content
+    settings = client.patch(
+        f"/api/v1/tournaments/{site.slug}/",
+        data={"name": "Renamed"},
+        content_type="application/json",
+    )
+    assert settings.status_code == 409, settings.content
+    assert settings.json()["error"]["field"] == "tournament"
+    assert counts() == before
+    assert Tournament.objects.get(pk=site.pk).name == venue.name
+    # Taken over, the site writes again; the venue's event is untouched by it.
+    event_take_over(tournament=site, by=Actor.director(organiser))
+    game_record_out(game=game, out=[0, 3, 1][: game.table.seats.count()], correction=True, by=BY)
+    assert Game.objects.get(pk=game.pk).out_list(game.table.seats.count())[:2] == [0, 3]
