@@ -10,7 +10,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from config.login import TokenSerializer
 from ratings.api import LeaderboardView, PlayerRatingHistoryView
-from tournaments.api import desk, results, seasons, standings
+from tournaments.api import desk, results, seasons, standings, webhooks
 from tournaments.api.replay import ReplayView
 from tournaments.api.schema import ApiSchema
 from tournaments.core.json_errors import error_response
@@ -57,6 +57,7 @@ scoped.register("submissions", results.SubmissionViewSet, basename="submission")
 club_scoped = Router(trailing_slash=True)
 club_scoped.include_root_view = False
 club_scoped.register("seasons", seasons.SeasonViewSet, basename="season")
+club_scoped.register("webhooks", webhooks.WebhookViewSet, basename="webhook")
 
 urlpatterns = [
     path("", include(router.urls)),

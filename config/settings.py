@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "tournaments.desk",
     "tournaments.standings",
     "tournaments.transfer",
+    "tournaments.webhooks",
     "tournaments.link",
     "games",
     "ratings",
@@ -271,10 +272,27 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # process killed before publishing, worker killed mid-job). docs/operations.md.
 RATING_SWEEP_SECONDS = env_int("RATING_SWEEP_SECONDS", 60)
 RATING_SWEEP_GRACE_SECONDS = env_int("RATING_SWEEP_GRACE_SECONDS", 30)
+# Webhooks (docs/league.md, "Webhooks"; tournaments/webhooks/): an attempt's timeout
+# (connecting and each read; the whole answer within twice it), the retries' first delay
+# (doubled after each failed attempt) and their number, the sweep's period, how long the
+# delivery log is kept, and whether an endpoint may be a loopback or private address
+# (false in production: a club's organiser must not reach the site's own network; the
+# tests' receivers listen on loopback).
+WEBHOOK_TIMEOUT_SECONDS = env_int("WEBHOOK_TIMEOUT_SECONDS", 5)
+WEBHOOK_RETRY_BASE_SECONDS = env_int("WEBHOOK_RETRY_BASE_SECONDS", 30)
+WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 8)
+WEBHOOK_SWEEP_SECONDS = env_int("WEBHOOK_SWEEP_SECONDS", 30)
+WEBHOOK_LOG_DAYS = env_int("WEBHOOK_LOG_DAYS", 30)
+WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", False)
 CELERY_BEAT_SCHEDULE = {
     "rating-jobs-sweep": {
         "task": "ratings.tasks.rating_jobs_sweep_task",
         "schedule": float(RATING_SWEEP_SECONDS),
+    },
+    # Webhook deliveries that are due and whose task was lost (docs/league.md, "Webhooks").
+    "webhook-deliveries-sweep": {
+        "task": "tournaments.webhooks.tasks.webhook_deliveries_sweep_task",
+        "schedule": float(WEBHOOK_SWEEP_SECONDS),
     },
     # Idempotency keys of offline queues are kept 7 days (docs/offline.md).
     "idempotency-keys-sweep": {

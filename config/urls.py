@@ -36,6 +36,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("t/", include("tournaments.urls")),
+    path("clubs/", include("tournaments.webhooks.urls")),
     path("clubs/", include("tournaments.desk.urls_clubs")),
     # A player's own link (their seat's token); the table-wide link of old is retired.
     path("report/<str:token>/", tournament_results.seat_report, name="seat-report"),

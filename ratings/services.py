@@ -13,6 +13,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from tournaments import signals
 from tournaments.core.actor import Actor, require_actor
 from tournaments.models import Entry, Round, Seat, Tournament
 
@@ -134,7 +135,27 @@ def rating_job_run(*, job_id: int) -> RatingJob | None:
         job.result = result
         job.finished_at = timezone.now()
         job.save(update_fields=["result", "status", "error", "started_at", "finished_at"])
+        rated = job.kind in (RatingJob.Kind.PERIOD, RatingJob.Kind.RECOMPUTE)
+        if rated and job.status == RatingJob.Status.DONE and "skipped" not in result:
+            # The clubs' webhooks hear of it in this transaction (tournaments/signals.py):
+            # the tournaments may not import the ratings, so the news goes down to them.
+            signals.ratings_updated.send(sender=RatingJob, club_ids=_job_clubs(job), job_id=job.pk)
     return job
+
+
+def _job_clubs(job: RatingJob) -> list[int] | None:
+    """The clubs whose events a job rated; None for a recomputation, which may change
+    every club's list."""
+    scope = job.scope
+    if job.kind == RatingJob.Kind.PERIOD and "round" in scope:
+        return list(
+            Round.objects.filter(pk=scope["round"]).values_list("tournament__club_id", flat=True)
+        )
+    if job.kind == RatingJob.Kind.PERIOD and "evening" in scope:
+        return list(
+            Tournament.objects.filter(pk=scope["evening"]).values_list("club_id", flat=True)
+        )
+    return None
 
 
 def rating_period_queue(*, round_id: int, by: Actor) -> RatingJob:

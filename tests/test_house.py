@@ -31,6 +31,7 @@ LATE_IMPORTS_ALLOWED_IN = {
     # Django's way: an app's signal receivers and tasks are imported once the apps are
     # ready.
     "ratings/apps.py": "AppConfig.ready()",
+    "tournaments/webhooks/apps.py": "AppConfig.ready()",
 }
 
 

@@ -32,3 +32,20 @@ history_deleted = Signal()
 # transaction: its games are no longer final. The listener takes its rating back now
 # (replaying the history without it); closing it again rates it afresh.
 history_reopened = Signal()
+
+# News for a club's webhooks (tournaments/webhooks/receivers.py), sent inside the
+# service's transaction like the others, so a change rolled back tells nobody:
+# a round was published (round_id);
+round_published = Signal()
+# a round of any kind of event closed (round_id): round_closed above is the ratings'
+# (an evening's rounds are rated with the evening), this one every round's;
+round_ended = Signal()
+# a game's result counts now, entered by a director or confirmed (game_id);
+result_confirmed = Signal()
+# the standings of an event changed (tournament_id), or of every event these players
+# entered (player_ids): tournaments/core/freshness.py;
+standings_version_changed = Signal()
+# the ratings changed after a rating job (club_ids: the clubs whose events were rated,
+# None for a recomputation, which may change every club's list). Sent by the ratings app
+# (ratings/services.py), which may import this module; the tournaments never import it.
+ratings_updated = Signal()

@@ -11,12 +11,15 @@ from collections.abc import Iterable
 
 from django.db.models import F, QuerySet
 
+from tournaments import signals
 from tournaments.models import Player, Tournament
 
 
 def standings_changed(*, tournament: Tournament | int) -> None:
     pk = tournament if isinstance(tournament, int) else tournament.pk
     Tournament.objects.filter(pk=pk).update(standings_version=F("standings_version") + 1)
+    # The club's webhooks hear of it (tournaments/webhooks/receivers.py).
+    signals.standings_version_changed.send(sender=Tournament, tournament_id=pk)
 
 
 def standings_changed_for_events(*, tournaments: QuerySet[Tournament] | None) -> None:
@@ -32,3 +35,4 @@ def standings_changed_for_players(*, players: Iterable[Player | int]) -> None:
     Tournament.objects.filter(entries__player_id__in=ids).update(
         standings_version=F("standings_version") + 1
     )
+    signals.standings_version_changed.send(sender=Tournament, player_ids=ids)

@@ -507,6 +507,7 @@ def round_publish(*, round: Round, by: Actor) -> Round:  # noqa: A002
         round_.published_at = timezone.now()
         round_.save(update_fields=["status", "published_at"])
         standings_changed(tournament=round_.tournament_id)
+        signals.round_published.send(sender=Round, round_id=round_.pk, by=by)
     return round_
 
 
@@ -652,4 +653,5 @@ def round_close(*, round: Round, by: Actor, force: bool = False) -> Round:  # no
         if tournament.kind != Tournament.Kind.EVENING:
             # An evening is rated as one period when it closes (services/evenings.py).
             signals.round_closed.send(sender=Round, round_id=round_.pk, by=by)
+        signals.round_ended.send(sender=Round, round_id=round_.pk, by=by)
     return round_

@@ -30,6 +30,7 @@ from tournaments.standings.selectors.seasons import (
     season_standings_of,
     season_token,
 )
+from tournaments.webhooks.selectors import club_webhooks
 
 # The projector shows a screenful of rows, then the next, as the wall list does.
 PROJECTOR_ROWS = 16
@@ -43,6 +44,7 @@ SEASON_COLUMNS = 24
 def club_detail(request: HttpRequest, club_slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=club_slug)
     events = tournaments_visible_to(request.user).filter(club=club).select_related("season")
+    organiser = can_organise(request.user, club)
     return render(
         request,
         "tournaments/club.html",
@@ -50,7 +52,9 @@ def club_detail(request: HttpRequest, club_slug: str) -> HttpResponse:
             "club": club,
             "seasons": club_seasons(club),
             "events": events.order_by("-date", "-created_at")[:30],
-            "can_organise": can_organise(request.user, club),
+            "can_organise": organiser,
+            # The club's webhooks and their log: its organisers' alone (docs/league.md).
+            "webhooks": club_webhooks(club) if organiser else None,
         },
     )
 

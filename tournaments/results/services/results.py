@@ -245,6 +245,9 @@ def _materialise(game: Game, submissions: list[ResultSubmission]) -> None:
     game.refresh_from_db()
     # Every page showing the game live hears of it once the change is committed.
     game_changed_on_commit(game.pk)
+    if game.confirmed and game.status in (Game.Status.FINISHED, Game.Status.UNFINISHED):
+        # A result that counts: a director's entry or the other seat's confirmation.
+        signals.result_confirmed.send(sender=Game, game_id=game.pk)
 
 
 def _derived(
