@@ -332,3 +332,14 @@ def test_the_no_show_settings_through_the_api(client):
     assert (response.json()["no_show_minutes"], response.json()["no_show_forfeit"]) == (15, True)
     bad = client.patch(url, {"no_show_minutes": 0}, content_type="application/json")
     assert bad.status_code == 400
+
+
+@pytest.mark.django_db
+def test_the_no_show_settings_in_the_events_settings_form(client):
+    round_, _seats = _night()
+    user = UserFactory()
+    round_.tournament.directors.add(user)
+    client.force_login(user)
+    page = client.get(reverse("tournament-edit", args=[round_.tournament.slug])).content.decode()
+    assert 'name="no_show_minutes"' in page and 'name="no_show_forfeit"' in page
+    assert "No-show after (minutes from the round&#x27;s start)" in page

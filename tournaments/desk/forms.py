@@ -52,6 +52,8 @@ class TournamentForm(forms.ModelForm):
             "pairing_method": _("Pairing method"),
             "seconds_per_move": _("Egg timer: seconds per move"),
             "decider": _("Decider at 3-player tables"),
+            "no_show_minutes": _("No-show after (minutes from the round's start)"),
+            "no_show_forfeit": _("Forfeit no-shows automatically"),
             "pre_round": _("Pre-round"),
         }
         help_texts = {
@@ -128,6 +130,8 @@ class TournamentForm(forms.ModelForm):
                 "uneven_turns",
                 "decider",
                 "seconds_per_move",
+                "no_show_minutes",
+                "no_show_forfeit",
             ),
             True,
         ),
