@@ -20,7 +20,18 @@ from .env import ConfigError
 # so two edits of one game queue as on PostgreSQL (one wins, the other then sees the new
 # version: a conflict) instead of "database is locked" when a reader tries to become a
 # writer, as SQLite's default deferred transactions do.
-SQLITE_OPTIONS: dict[str, Any] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+# WAL (journal_mode, kept in the file once set): readers never wait for the writer, nor
+# the writer for readers: the projector's and sixty phones' polls go on while a result is
+# saved, on the venue's laptop (config/bin/venue) and the quick start alike. synchronous
+# stays FULL (SQLite's default, said here so that nobody lowers it for speed): each commit
+# is on the disk when the phone is told "saved", so a power cut loses no acknowledged
+# result; NORMAL could lose the last ones, and an evening's few writes a second do not
+# need it.
+SQLITE_OPTIONS: dict[str, Any] = {
+    "timeout": 20,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL",
+}
 
 
 def database_from_url(url: str, base_dir: Path) -> dict[str, Any]:

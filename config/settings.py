@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .env import ConfigError, env_bool, env_int, env_list, env_str
 from .services import check_redis, database_from_url
+from .venue import venue_hosts
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -40,9 +41,13 @@ def dev_secret_key(path: Path) -> str:
     return path.read_text().strip()
 
 
+# The venue mode (config/bin/venue, docs/venue.md): DEBUG off on the organiser's laptop,
+# its secret kept in var/secret_key as the quick start's (more in the block at the end).
+VENUE = env_bool("AGON_VENUE", False)
+
 SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
-    if not DEBUG:
+    if not DEBUG and not VENUE:
         raise ConfigError(
             "SECRET_KEY is not set: production mode (DEBUG=false) refuses to start without "
             'one; make one with: python -c "import secrets; print(secrets.token_urlsafe(50))"'
@@ -50,6 +55,8 @@ if not SECRET_KEY:
     SECRET_KEY = dev_secret_key(BASE_DIR / "var" / "secret_key")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]" if DEBUG else "")
+if VENUE:  # the laptop's own names and its addresses on the room's network
+    ALLOWED_HOSTS += venue_hosts()
 if not DEBUG and not ALLOWED_HOSTS:
     raise ConfigError("ALLOWED_HOSTS is not set: production mode needs the site's host names")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
@@ -409,6 +416,19 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
+
+# --- The venue mode (config/bin/venue, docs/venue.md) ---------------------------------
+# Production's settings above, on a laptop the phones reach by plain http on the room's
+# Wi-Fi: its own database (an evening starts empty: no demo, no known password), cookies
+# a browser keeps over http, no redirect to an https that is not there, no proxy in front.
+if VENUE:
+    if not DATABASE_URL:
+        DATABASES["default"]["NAME"] = BASE_DIR / "var" / "venue.sqlite3"
+    SECURE_SSL_REDIRECT = False
+    SECURE_HSTS_SECONDS = 0
+    SECURE_PROXY_SSL_HEADER = None
+    SESSION_COOKIE_SECURE = False
+    CSRF_COOKIE_SECURE = False
 
 LOGGING = {
     "version": 1,
