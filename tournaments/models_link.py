@@ -88,8 +88,10 @@ class EventPush(models.Model):
     link = models.ForeignKey(SiteLink, on_delete=models.CASCADE, related_name="pushes")
     acked = models.JSONField(default=dict)
     acked_at = models.DateTimeField(null=True, blank=True)
-    # Set when the event changed after its last acknowledged push.
+    # Set when the event changed after its last acknowledged push, with how many of its
+    # rounds the site does not hold as they are here (the run page's "3 rounds waiting").
     waiting = models.BooleanField(default=True)
+    waiting_rounds = models.PositiveIntegerField(default=0)
     # The site took the event over: this venue holds it read-only from now on.
     handed_over_at = models.DateTimeField(null=True, blank=True)
 

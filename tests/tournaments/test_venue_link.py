@@ -33,7 +33,16 @@ from tournaments.link.services import (
     venue_token_create,
     venue_token_revoke,
 )
-from tournaments.models import Game, Player, Ply, ResultSubmission, Round, Tournament, VenueEvent
+from tournaments.models import (
+    Game,
+    Player,
+    Ply,
+    ResultSubmission,
+    Round,
+    SiteLink,
+    Tournament,
+    VenueEvent,
+)
 from tournaments.results.services.results import game_record_out
 from tournaments.transfer.services import tournament_export_document
 
@@ -89,7 +98,9 @@ def as_site(document: dict[str, Any]) -> dict[str, Any]:
 
 
 def push_once(tournament: Tournament, acked: dict[str, Any], token) -> dict[str, Any] | None:
-    body, _numbers = push_body(as_site(tournament_export_document(tournament=tournament)), acked)
+    body, _numbers, _left = push_body(
+        as_site(tournament_export_document(tournament=tournament)), acked
+    )
     if body is None:
         return None
     return event_push_apply(token=token, payload=body, by=BY)
@@ -140,7 +151,7 @@ def test_a_first_push_creates_the_event_on_the_site_run_at_the_venue(organiser, 
 
 def test_the_same_push_twice_changes_nothing_the_second_time(organiser, token):
     venue = venue_night(organiser)
-    body, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
+    body, _, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
     first = event_push_apply(token=token, payload=body, by=BY)
     before = counts()
     version = Tournament.objects.get(slug="night-site").standings_version
@@ -155,7 +166,7 @@ def test_a_new_round_at_the_venue_sends_only_that_round_in_full(organiser, token
     venue = venue_night(organiser, rounds=2)
     acked = push_all(venue, token)
     play_round(venue)
-    body, numbers = push_body(as_site(tournament_export_document(tournament=venue)), acked)
+    body, numbers, _ = push_body(as_site(tournament_export_document(tournament=venue)), acked)
     assert body is not None
     assert numbers == [3]
     assert [r["number"] for r in body["rounds"]] == [3]
@@ -183,7 +194,7 @@ def test_a_push_refused_in_the_middle_changes_nothing(organiser, token):
     acked = push_all(venue, token)
     play_round(venue)
     play_round(venue)
-    body, _ = push_body(as_site(tournament_export_document(tournament=venue)), acked)
+    body, _, _ = push_body(as_site(tournament_export_document(tournament=venue)), acked)
     # The last round's first game is broken: the rounds before it were replayed in the
     # same transaction and must go with it.
     broken = copy.deepcopy(body)
@@ -207,7 +218,7 @@ def test_a_round_counted_on_but_not_held_is_out_of_step_and_answered_with_the_si
     acked = push_all(venue, token)
     play_round(venue)
     # The venue believes the site holds round 3 (a lost answer, say): it does not.
-    body, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
+    body, _, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
     body["rounds"] = [r for r in body["rounds"] if r["number"] != 3]
     with pytest.raises(OutOfStepError) as out:
         event_push_apply(token=token, payload=body, by=BY)
@@ -219,7 +230,7 @@ def test_a_round_counted_on_but_not_held_is_out_of_step_and_answered_with_the_si
 
 def test_a_long_evening_goes_in_several_pushes_of_a_few_rounds(organiser, token):
     venue = venue_night(organiser, rounds=ROUNDS_PER_PUSH + 1)
-    body, numbers = push_body(as_site(tournament_export_document(tournament=venue)), {})
+    body, numbers, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
     assert numbers == list(range(1, ROUNDS_PER_PUSH + 1))
     # A first push must bring the event whole: the site has nothing to keep.
     with pytest.raises(OutOfStepError):
@@ -249,7 +260,7 @@ def test_an_event_taken_over_on_the_site_is_refused_to_the_venue_until_handed_ba
     event_take_over(tournament=site, by=Actor.director(organiser))
     assert written_elsewhere(site) is None
     play_round(venue)
-    body, _ = push_body(as_site(tournament_export_document(tournament=venue)), acked)
+    body, _, _ = push_body(as_site(tournament_export_document(tournament=venue)), acked)
     with pytest.raises(TakenOverError):
         event_push_apply(token=token, payload=body, by=BY)
     assert site.rounds.count() == 1
@@ -263,7 +274,7 @@ def test_a_token_publishes_its_own_clubs_events_only_and_not_once_revoked(organi
     other = ClubFactory(name="Bonn", slug="bonn")
     document = as_site(tournament_export_document(tournament=venue_night(organiser, rounds=1)))
     document["club"]["slug"] = other.slug
-    body, _ = push_body(document, {})
+    body, _, _ = push_body(document, {})
     with pytest.raises(PermissionDenied):
         event_push_apply(token=token, payload=body, by=BY)
     assert venue_token_for(token.secret) == token
@@ -281,7 +292,7 @@ def test_a_venues_player_is_the_clubs_player_of_that_name_without_regard_to_case
     venue = venue_night(organiser, rounds=1)
     document = as_site(tournament_export_document(tournament=venue))
     document["entries"][0]["player"] = "  anna   MEYER "
-    body, _ = push_body(document, {})
+    body, _, _ = push_body(document, {})
     event_push_apply(token=token, payload=body, by=BY)
     site = Tournament.objects.get(slug="night-site")
     assert site.entries.get(seed=1).player == anna
@@ -294,7 +305,7 @@ def test_two_players_of_that_name_are_a_choice_for_the_organiser_not_a_guess(org
     venue = venue_night(organiser, rounds=1)
     document = as_site(tournament_export_document(tournament=venue))
     document["entries"][0]["player"] = "Anna Meyer"
-    body, _ = push_body(document, {})
+    body, _, _ = push_body(document, {})
     before = counts()
     with pytest.raises(ServiceError) as refused:
         event_push_apply(token=token, payload=body, by=BY)
@@ -317,7 +328,7 @@ def post(client: Client, body: Any, secret: str | None, *, zipped: bool = False)
 
 def test_the_push_door_takes_a_gzip_body_with_a_token_and_answers_the_digests(organiser, token):
     venue = venue_night(organiser, rounds=1)
-    body, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
+    body, _, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
     answer = post(Client(), body, token.secret, zipped=True)
     assert answer.status_code == 200, answer.content
     assert answer.json()["digests"] == body["digests"]
@@ -355,7 +366,7 @@ def test_the_push_door_answers_out_of_step_with_the_sites_digests(organiser, tok
     venue = venue_night(organiser, rounds=2)
     acked = push_all(venue, token)
     play_round(venue)
-    body, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
+    body, _, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
     body["rounds"] = [r for r in body["rounds"] if r["number"] != 3]
     answer = post(Client(), body, token.secret)
     assert answer.status_code == 409
@@ -401,3 +412,59 @@ def test_the_site_refuses_edits_to_an_event_run_at_a_venue_at_every_door(organis
     event_take_over(tournament=site, by=Actor.director(organiser))
     game_record_out(game=game, out=[0, 3, 1][: game.table.seats.count()], correction=True, by=BY)
     assert Game.objects.get(pk=game.pk).out_list(game.table.seats.count())[:2] == [0, 3]
+
+
+def test_the_club_page_makes_a_token_shown_once_and_revokes_it(organiser):
+    client = Client()
+    client.force_login(organiser)
+    made = client.post("/clubs/kiel/venue-tokens/", {"name": "Laptop 1"})
+    assert made.status_code == 200
+    assert made["Cache-Control"] == "no-store"
+    secret = made.context["secret"]
+    assert secret.startswith("agv_")
+    token = venue_token_for(secret)
+    assert token is not None and token.name == "Laptop 1"
+    listed = client.get("/clubs/kiel/venue-tokens/")
+    assert secret not in listed.content.decode()
+    assert token.prefix in listed.content.decode()
+    client.post(f"/clubs/kiel/venue-tokens/{token.pk}/revoke/")
+    assert venue_token_for(secret) is None
+
+
+def test_only_the_clubs_organisers_see_or_make_its_tokens(organiser):
+    client = Client()
+    client.force_login(UserFactory(username="visitor"))
+    assert client.get("/clubs/kiel/venue-tokens/").status_code == 403
+    assert client.post("/clubs/kiel/venue-tokens/", {"name": "x"}).status_code == 403
+    assert client.post("/clubs/kiel/site-link/", {"site_url": "https://x.org"}).status_code == 403
+    assert not organiser.organised_clubs.get().venue_tokens.exists()
+
+
+def test_the_venues_link_form_names_the_field_at_fault_and_saves_nothing(organiser):
+    client = Client()
+    client.force_login(organiser)
+    page = client.post(
+        "/clubs/kiel/site-link/", {"site_url": "ftp://club.example", "token": "agv_x"}, follow=True
+    )
+    assert "https://" in page.content.decode()
+    assert not SiteLink.objects.exists()
+    page = client.post(
+        "/clubs/kiel/site-link/", {"site_url": "https://club.example/", "token": "agv_abc"}
+    )
+    assert page.status_code == 302
+    assert SiteLink.objects.get().site_url == "https://club.example"
+
+
+def test_the_event_page_takes_over_and_hands_back_an_event_run_at_a_venue(organiser, token):
+    venue = venue_night(organiser, rounds=1)
+    push_all(venue, token)
+    site = Tournament.objects.get(slug="night-site")
+    client = Client()
+    client.force_login(organiser)
+    line = client.get(f"/t/{site.slug}/manage/link/line/")
+    assert "read-only" in line.content.decode()
+    client.post(f"/t/{site.slug}/manage/link/", {"action": "take_over"})
+    assert written_elsewhere(site) is None
+    client.post(f"/t/{site.slug}/manage/link/", {"action": "hand_back"})
+    assert written_elsewhere(site) == "venue"
+    assert client.post(f"/t/{site.slug}/manage/link/", {"action": "nonsense"}).status_code == 302

@@ -51,19 +51,22 @@ class PushDocument(serializers.Serializer):
 
 def push_body(
     document: dict[str, Any], acked: dict[str, Any]
-) -> tuple[dict[str, Any] | None, list[int]]:
+) -> tuple[dict[str, Any] | None, list[int], int]:
     """What a venue sends for an event's document when the site acknowledged `acked`:
     the head in full, up to ROUNDS_PER_PUSH rounds whose digests differ (oldest first),
     and the digests. None when the site holds it all. The rounds left for a later push
     are named by the digests the site holds (so it keeps them as they are), or not at
-    all while the site has none of them. Also the numbers of the rounds sent."""
+    all while the site has none of them. Also the numbers of the rounds sent, and how
+    many rounds differ in all."""
     head, rounds = split_document(document)
     digests = {"head": digest(head), "rounds": {str(r["number"]): digest(r) for r in rounds}}
     if digests == acked:
-        return None, []
+        return None, [], 0
     held: dict[str, str] = acked.get("rounds", {})
-    batch = [r for r in rounds if held.get(str(r["number"])) != digests["rounds"][str(r["number"])]]
-    batch = batch[:ROUNDS_PER_PUSH]
+    differ = [
+        r for r in rounds if held.get(str(r["number"])) != digests["rounds"][str(r["number"])]
+    ]
+    batch = differ[:ROUNDS_PER_PUSH]
     sent = {str(r["number"]) for r in batch}
     body = {
         "format": FORMAT,
@@ -79,4 +82,4 @@ def push_body(
             },
         },
     }
-    return body, [int(r["number"]) for r in batch]
+    return body, [int(r["number"]) for r in batch], len(differ)

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from tournaments.models import Club, EventPush, SiteLink, VenueToken
+from tournaments.models import Club, EventPush, SiteLink, Tournament, VenueEvent, VenueToken
 
 
 def token_digest(secret: str) -> str:
@@ -35,7 +35,8 @@ def link_state(*, club: Club) -> dict[str, Any] | None:
     link = SiteLink.objects.filter(club=club).first()
     if link is None:
         return None
-    waiting = EventPush.objects.filter(link=link, waiting=True, handed_over_at=None).count()
+    pushes = EventPush.objects.filter(link=link, handed_over_at=None)
+    waiting = sum(pushes.values_list("waiting_rounds", flat=True))
     return {
         "link": link,
         "site_url": link.site_url,
@@ -43,5 +44,20 @@ def link_state(*, club: Club) -> dict[str, Any] | None:
         "failing_since": link.last_error_at if link.failures else None,
         "last_error": link.last_error if link.failures else "",
         "waiting": waiting,
+        "now": timezone.now(),
+    }
+
+
+def event_link(*, tournament: Tournament) -> dict[str, Any]:
+    """The event's side of the link, for its page and the run page's line: on the
+    club's site whether it is run at a venue (and from which token, when last pushed,
+    whether taken over); on the venue whether it is published, what is waiting and the
+    link's state. A few small queries, whatever the event's size."""
+    event = VenueEvent.objects.select_related("token").filter(tournament=tournament).first()
+    push = EventPush.objects.filter(tournament=tournament).first()
+    return {
+        "venue_event": event,
+        "push": push,
+        "link": link_state(club=tournament.club),
         "now": timezone.now(),
     }

@@ -463,11 +463,11 @@ def event_push(*, tournament: Tournament, by: Actor) -> PushOutcome:
     sent_rounds: list[int] = []
     rounds_count = tournament.rounds.count()
     for _attempt in range(2 + rounds_count // ROUNDS_PER_PUSH):
-        body, numbers = push_body(
+        body, numbers, left = push_body(
             tournament_export_document(tournament=tournament), push.acked or {}
         )
+        EventPush.objects.filter(pk=push.pk).update(waiting=body is not None, waiting_rounds=left)
         if body is None:
-            EventPush.objects.filter(pk=push.pk).update(waiting=False)
             SiteLink.objects.filter(pk=link.pk).update(last_ok_at=timezone.now(), failures=0)
             return PushOutcome("up_to_date", tuple(sent_rounds))
         try:
@@ -483,15 +483,41 @@ def event_push(*, tournament: Tournament, by: Actor) -> PushOutcome:
             )
             push.acked = answer.get("digests", {})
             sent_rounds += numbers
+            EventPush.objects.filter(pk=push.pk).update(waiting_rounds=left - len(numbers))
             continue
         error = answer.get("error") or {}
         if status == 409 and error.get("code") == "taken_over":
-            EventPush.objects.filter(pk=push.pk).update(handed_over_at=timezone.now())
+            EventPush.objects.filter(pk=push.pk).update(
+                handed_over_at=timezone.now(), waiting=False, waiting_rounds=0
+            )
             return PushOutcome("handed_over", tuple(sent_rounds))
         if status == 409 and error.get("code") == "out_of_step":
             push.acked = answer.get("digests") or {}
             EventPush.objects.filter(pk=push.pk).update(acked=push.acked)
             continue
         return _failed(link, f"{status}: {error.get('message') or answer}")
-    EventPush.objects.filter(pk=push.pk).update(waiting=True)
     return PushOutcome("sent", tuple(sent_rounds))
+
+
+def pushes_due(*, by: Actor) -> list[tuple[str, PushOutcome]]:
+    """Push every event published from this venue whose link is not backing off (the
+    push loop, `manage.py venue_push --loop`). A link that failed waits 2, 4 … up to
+    MAX_BACKOFF seconds before it is tried again."""
+    require_actor(by)
+    now = timezone.now()
+    due = (
+        EventPush.objects.select_related("tournament", "link")
+        .filter(handed_over_at=None)
+        .exclude(link__next_try_at__gt=now)
+        .order_by("pk")
+    )
+    outcomes = []
+    failed_links: set[int] = set()
+    for push in due:
+        if push.link_id in failed_links:
+            continue
+        outcome = event_push(tournament=push.tournament, by=by)
+        if outcome.state == "failed":
+            failed_links.add(push.link_id)
+        outcomes.append((push.tournament.slug, outcome))
+    return outcomes

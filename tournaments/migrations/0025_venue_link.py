@@ -51,6 +51,7 @@ class Migration(migrations.Migration):
                 ("acked", models.JSONField(default=dict)),
                 ("acked_at", models.DateTimeField(blank=True, null=True)),
                 ("waiting", models.BooleanField(default=True)),
+                ("waiting_rounds", models.PositiveIntegerField(default=0)),
                 ("handed_over_at", models.DateTimeField(blank=True, null=True)),
                 (
                     "tournament",
