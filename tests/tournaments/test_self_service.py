@@ -343,3 +343,16 @@ def test_the_no_show_settings_in_the_events_settings_form(client):
     page = client.get(reverse("tournament-edit", args=[round_.tournament.slug])).content.decode()
     assert 'name="no_show_minutes"' in page and 'name="no_show_forfeit"' in page
     assert "No-show after (minutes from the round&#x27;s start)" in page
+
+
+@pytest.mark.django_db
+def test_a_no_show_at_a_three_player_table_loses_every_game_to_the_two_present():
+    round_, seats = _night(players=3, no_show_minutes=10)
+    assert len(seats) == 3 and len({s.table_id for s in seats}) == 1
+    seat_seen(seat=seats[0], by=BY)
+    seat_seen(seat=seats[2], by=BY)
+    notice = seat_forfeit(seat=seats[1], by=Actor.director(UserFactory()), now=_at(round_, 10))
+    assert notice is not None
+    games = list(Game.objects.filter(table=seats[0].table, decider=False))
+    assert games and all(g.out_list(3) == [3, 0, 3] for g in games)
+    assert all(g.status == Game.Status.FINISHED and g.confirmed for g in games)

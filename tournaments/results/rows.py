@@ -572,7 +572,7 @@ class ResultRows:
         note = getattr(table, "night_note", "")
         if note and game.number == 1:
             # Late or missing players beside their table (desk/services/night.py).
-            names += f' <span class="night-note">{escape(note)}</span>'
+            names += f'<br><strong class="night-note">{escape(note)}</strong>'
         if game.voided:
             return self.voided_row(table, game, names)
         if self.read_only:
