@@ -13,7 +13,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -34,6 +34,8 @@ from tournaments.core.visibility import (
     seed_seasons,
     seed_sources,
 )
+from tournaments.desk.rows import why_json
+from tournaments.desk.selectors.explanations import round_why
 from tournaments.desk.services import clubs as club_services
 from tournaments.desk.services import entries as entry_services
 from tournaments.desk.services import pairing_edit
@@ -572,6 +574,25 @@ class RoundViewSet(TournamentScoped, mixins.DestroyModelMixin, viewsets.ReadOnly
 
     def perform_destroy(self, instance: Round) -> None:
         tournament_services.round_delete(round=instance, by=Actor.director(self.request.user))
+
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                description="each table's explanation: score groups, players moved between "
+                "groups and why, the 3-player table or the bye and why, the pairing check's "
+                'warnings, and the same in words (docs/pairing.md, "Explanations")'
+            ),
+            404: OpenApiResponse(description="no such round, or one not explained"),
+        }
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def explanations(self, request: Request, slug: str, number: str) -> Response:
+        """Why each table of the round is as it is (a Swiss of players; a league follows
+        its schedule, a club evening and a 2 vs 2 event their own tables: 404)."""
+        why = round_why(self.get_object())
+        if why is None:
+            raise NotFound(_("this round's tables are not explained"))
+        return Response(why_json(why))
 
     @extend_schema(request=None, responses={200: s.RoundSerializer})
     @action(detail=True, methods=["post"])

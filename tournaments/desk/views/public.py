@@ -18,6 +18,8 @@ from tournaments.core.permissions import can_direct
 from tournaments.core.poll import POLL_MS, poll_etag, recent_games_state, round_state
 from tournaments.core.visibility import tournaments_visible_to
 from tournaments.core.web import viewable_tournament
+from tournaments.desk.rows import attach_why, table_why
+from tournaments.desk.selectors.explanations import round_why
 from tournaments.desk.selectors.pre_round import pre_round_view
 from tournaments.models import Club, Entry, Game, Round, Seat, Tournament
 from tournaments.results.selectors.rounds import round_tables
@@ -88,6 +90,9 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     def page(etag: str) -> HttpResponse:
         tables = round_tables(round_=round_)
         attach_live(tables)
+        # Each table's "why?" (docs/pairing.md, "Explanations").
+        why = round_why(round_)
+        attach_why(tables, why)
         return render(
             request,
             "tournaments/round.html",
@@ -102,6 +107,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 "poll_etag": etag,
                 "live_poll": POLL_MS,
                 "live_tables": live_tables_config(tournament),
+                "why": why,
             },
         )
 
@@ -208,11 +214,22 @@ def entry_detail(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse
         )
         .order_by("round__number")
     )
+    seats = list(seats)
+    # Why she sits at her latest table (docs/pairing.md, "Explanations"): one round's.
+    why = table_why(seats[-1].round, seats[-1].table.number) if seats else []
     standings = tournament_standings(tournament=tournament)
     row = next((r for r in standings.rows if r.entry_id == entry.pk), None)
     apart = next((r for r in standings.not_ranked if r.entry_id == entry.pk), None)
     return render(
         request,
         "tournaments/entry.html",
-        {"tournament": tournament, "entry": entry, "seats": seats, "row": row, "apart": apart},
+        {
+            "tournament": tournament,
+            "entry": entry,
+            "seats": seats,
+            "row": row,
+            "apart": apart,
+            "why": why,
+            "why_round": seats[-1].round if seats else None,
+        },
     )
