@@ -303,7 +303,8 @@ def table_rows(
 ) -> SafeString:
     """A round's tables, one row each (tournaments/_tables.html): players in seat order,
     the games, the round scores; with ``show_links`` (the organiser's run page) each
-    seat's report link as a short control beside the name (ReportLinks). The one
+    seat's report link as a short control beside the name (ReportLinks); a table given
+    its explanation (``why``: desk/rows.attach_why) shows it behind a "why?". The one
     renderer of these rows, public and organiser pages alike; in Python, as a big Swiss
     has 250 tables."""
     tournament, request = context["tournament"], context["request"]
@@ -326,6 +327,7 @@ def table_rows(
     t_table, t_players = escape(_("Table")), escape(_("Players"))
     t_games, t_score = escape(_("Games")), escape(_("Round score"))
     t_game, t_starts = _("Game %(number)s"), _("seat %(seat)s starts")
+    t_why = escape(_("why?"))
     directions: dict[str, str] = {}  # each translated once, not once per game
     out = []
     for table in tables:
@@ -408,6 +410,17 @@ def table_rows(
             chance_cell = (
                 f'\n      <td class="num muted chances{" played" if played else ""}" '
                 f'data-label="{t_chances}">{chances}</td>'
+            )
+        # The table's explanation (desk/rows.attach_why, on the public round page):
+        # opened without JavaScript, under its players.
+        why = getattr(table, "why", ())
+        if why:
+            names += (
+                f'<details class="why no-print"><summary>{t_why}<span class="visually-hidden"> '
+                f"({t_table} {escape(_('bye') if table.is_bye else table.number)})</span>"
+                "</summary><ul>"
+                + "".join(f"<li>{escape(text)}</li>" for text in why)
+                + "</ul></details>"
             )
         number = escape(_("bye")) if table.is_bye else table.number
         out.append(
