@@ -24,6 +24,7 @@ from tournaments.standings.table import (
     TieBreak,
     compute_standings,
     ranked_apart,
+    separations,
 )
 from tournaments.standings.table import StandingRow as CoreRow
 
@@ -176,6 +177,12 @@ class StandingRow:
     # round before a late entry), and "withdrawn" after the player's last round. Kept as
     # codes, not text, because the standings are cached for readers of every language.
     marks: tuple[tuple[str, int], ...] = ()
+    # What separates the row from the one above and the one below (table.separations):
+    # (by: "score", a tie-break's key, or None for a shared place; how much; the
+    # neighbour's name). None: no neighbour there (or standings cached before the field:
+    # the class attribute answers for them). Codes, not text, as ``marks``.
+    above: tuple[str | None, float, str] | None = None
+    below: tuple[str | None, float, str] | None = None
 
     @property
     def shown(self) -> tuple[float | None, ...]:
@@ -206,6 +213,30 @@ class StandingRow:
         ]
         return ", ".join(notes)
 
+    def _separations(self, with_score: bool) -> str:
+        parts = []
+        for side, found in (
+            ("above", getattr(self, "above", None)),
+            ("below", getattr(self, "below", None)),
+        ):
+            if found is None or (found[0] == "score" and not with_score):
+                continue
+            parts.append(separation_text(side, *found))
+        return "; ".join(parts)
+
+    @property
+    def tiebreak_note(self) -> str:
+        """The row's neighbours level with it on points, as the reader's language says
+        them: which tie-break put one above the other and by how much, or a shared place
+        (empty when the score alone separates the row from both)."""
+        return self._separations(with_score=False)
+
+    @property
+    def separation_title(self) -> str:
+        """What separates the row from both neighbours, the score included (the row's
+        hover text)."""
+        return self._separations(with_score=True)
+
     @property
     def apart_note(self) -> str:
         """Beside the name of a player listed apart as not having played: when she
@@ -233,11 +264,14 @@ class Standings:
     # A tuple, whose default a class attribute holds: standings cached before the field
     # existed read it as empty.
     not_ranked: tuple[StandingRow, ...] = ()
+    # The tie-breaks' keys in order ("opponents", ...), as the separations name them.
+    tiebreak_keys: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         return {
             "rounds_closed": self.rounds_closed,
             "tiebreaks": self.tiebreak_labels,
+            "tiebreak_keys": list(getattr(self, "tiebreak_keys", ())),
             "rows": [
                 {
                     "rank": r.rank,
@@ -250,6 +284,12 @@ class Standings:
                     "per_match": r.per_match,
                     "tiebreaks": list(r.tiebreaks),
                     "withdrawn": r.withdrawn,
+                    # What separates the row from its neighbours: "score" or a tie-break
+                    # (as in ``tiebreak_keys``) and by how much; by null: a shared place.
+                    "separated": {
+                        "above": _separated(getattr(r, "above", None)),
+                        "below": _separated(getattr(r, "below", None)),
+                    },
                 }
                 for r in self.rows
             ],
@@ -264,6 +304,55 @@ class Standings:
                 for r in self.not_ranked
             ],
         }
+
+
+# The tie-breaks in a sentence (the column labels are short).
+TIE_BREAK_NAMES = {
+    "opponents": gettext_lazy("the opponents' scores"),
+    "median": gettext_lazy("the opponents' scores without the best and the worst"),
+    "direct": gettext_lazy("the direct encounter"),
+    "wins": gettext_lazy("wins"),
+    "rating": gettext_lazy("the rating"),
+    "per_game": gettext_lazy("the score per game"),
+    "per_match": gettext_lazy("the score per match"),
+    "seated_after": gettext_lazy("the score seated after stronger players"),
+}
+
+
+def _number(value: float) -> str:
+    return f"{round(value, 2):g}"
+
+
+def separation_text(side: str, by: str | None, gap: float, name: str) -> str:
+    """One side of a row's separation in the reader's language: ``side`` "above" (the
+    row above, ``name``, is ahead) or "below" (the row is ahead of ``name``)."""
+    values = {"name": name, "gap": _number(gap)}
+    if by is None:
+        return (
+            str(gettext_lazy("shares the place with %(name)s: equal on points and every tie-break"))
+            % values
+        )
+    if by == "score":
+        text = (
+            gettext_lazy("%(gap)s points behind %(name)s")
+            if side == "above"
+            else gettext_lazy("%(gap)s points ahead of %(name)s")
+        )
+        return str(text) % values
+    values["tiebreak"] = str(TIE_BREAK_NAMES.get(by, by))
+    text = (
+        gettext_lazy("level on points with %(name)s, behind on %(tiebreak)s by %(gap)s")
+        if side == "above"
+        else gettext_lazy("level on points with %(name)s, ahead on %(tiebreak)s by %(gap)s")
+    )
+    return str(text) % values
+
+
+def _separated(found: tuple[str | None, float, str] | None) -> dict[str, object] | None:
+    if found is None:
+        return None
+    by, gap, name = found
+    return {"by": by, "gap": gap, "player": name}
 
 
 # Column labels; the API shows them as they are, the pages translate them.
@@ -350,9 +439,18 @@ def _compute(tournament: Tournament) -> Standings:
             marks=_marks(row.marks, by_id[row.player]),
         )
 
+    rows = [standing(row) for row in ranked]
+    # Which tie-break separated each row from its neighbours (docs/standings.md,
+    # "Tie-break explanations"): part of the same cached standings, so of its version.
+    for i, (above, below) in enumerate(separations(ranked, tie_breaks)):
+        if above is not None:
+            rows[i].above = (above.by, above.gap, rows[i - 1].name)
+        if below is not None:
+            rows[i].below = (below.by, below.gap, rows[i + 1].name)
     return Standings(
-        rows=[standing(row) for row in ranked],
+        rows=rows,
         tiebreak_labels=[TIE_BREAK_LABELS[t] for t in tie_breaks],
+        tiebreak_keys=tuple(tie_breaks),
         rounds_closed=len(results),
         not_ranked=tuple(standing(row) for row in apart),
     )
@@ -446,6 +544,18 @@ def tournament_scores(*, tournament: Tournament) -> dict[int, float]:
     of the players listed apart too (a no-show of round 1 who comes to round 2)."""
     standings = tournament_standings(tournament=tournament)
     return {row.entry_id: row.score for row in (*standings.rows, *standings.not_ranked)}
+
+
+def scores_before(*, tournament: Tournament, number: int) -> dict[int, float]:
+    """Each entry's score over the closed rounds before round ``number``: what that
+    round was paired by (``tournament_scores`` when it was paired, the rounds before it
+    all closed), for its explanations (docs/pairing.md, "Explanations"). Four queries."""
+    entries = list(tournament.entries.order_by("seed"))
+    results = [
+        r for r in _round_results(tournament, uncounted_rounds(tournament)) if r.number < number
+    ]
+    rows = compute_standings(_players(entries), results, (), scoring_settings(tournament))
+    return {int(row.player): row.score for row in rows}
 
 
 def pre_round_scores(*, tournament: Tournament) -> dict[int, float]:
