@@ -27,6 +27,12 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 
 ROOT = Path(__file__).resolve().parent.parent
+# The tests' webhook receivers listen on loopback, which the site refuses unless told
+# (docs/league.md, "Webhooks"), and retry after a second, not half a minute: in the
+# environment, so that a Celery worker a test starts has them too (the tests in this
+# process set them with the `settings` fixture).
+os.environ.setdefault("WEBHOOK_ALLOW_PRIVATE", "true")
+os.environ.setdefault("WEBHOOK_RETRY_BASE_SECONDS", "1")
 _DB_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "admin_client"}
 _FLUSHED = _DB_FIXTURES - {"django_db_setup"}  # a test database of its own for the test
 # Worker processes started by start_celery_worker and still running, with the queues

@@ -89,6 +89,9 @@ def test_a_published_round_a_result_and_the_close_reach_the_receiver_signed(
     # One message per game of the round's matches.
     assert types.count("result.confirmed") == Game.objects.filter(table__round=round_).count()
     assert "standings.changed" in types
+    # The round's rating job ran (in-process here) and the ratings told the club.
+    rated = [r.json for r in receiver.received if r.json["type"] == "ratings.updated"]
+    assert len(rated) == 1 and rated[0]["data"]["club"] == club.slug
     published = next(r.json for r in receiver.received if r.json["type"] == "round.published")
     assert published["data"]["tournament"]["slug"] == tournament.slug
     assert published["data"]["round"]["number"] == 1
