@@ -356,3 +356,18 @@ def test_a_no_show_at_a_three_player_table_loses_every_game_to_the_two_present()
     games = list(Game.objects.filter(table=seats[0].table, decider=False))
     assert games and all(g.out_list(3) == [3, 0, 3] for g in games)
     assert all(g.status == Game.Status.FINISHED and g.confirmed for g in games)
+
+
+@pytest.mark.django_db
+def test_the_results_screens_poll_sees_a_player_say_she_is_late(client):
+    round_, seats = _night()
+    user = UserFactory()
+    round_.tournament.directors.add(user)
+    client.force_login(user)
+    url = reverse("round-results", args=[round_.tournament.slug, 1])
+    poll = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TRIGGER": "live-poll"}
+    etag = client.get(url, **poll)["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag, **poll).status_code == 304
+    seat_late(seat=seats[2], by=Actor.player(seats[2]))
+    again = client.get(url, HTTP_IF_NONE_MATCH=etag, **poll)
+    assert again.status_code == 200 and "late since" in again.content.decode()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.db.models import Max
 from django.utils import timezone
 
 from tournaments.models import (
@@ -77,6 +78,20 @@ def no_show_deadline(tournament: Tournament, round_: Round) -> datetime | None:
     if tournament.no_show_minutes is None or round_.published_at is None:
         return None
     return round_.published_at + timedelta(minutes=tournament.no_show_minutes)
+
+
+def night_state(round_: Round, now: datetime | None = None) -> tuple[object, ...]:
+    """What a polled page's ETag needs of the round's night, in one query: the newest
+    notice and the newest undoing (a player's choice, a check, a forfeit, an undo), and
+    whether the no-show time has passed (by the server's clock). Being seen by a ply or
+    a report changes a game, which the round's own state covers."""
+    newest = SeatNotice.objects.filter(seat__round=round_).aggregate(
+        id=Max("id"), cleared=Max("cleared_at")
+    )
+    cleared = newest["cleared"]
+    deadline = no_show_deadline(round_.tournament, round_)
+    passed = deadline is not None and (now or timezone.now()) >= deadline
+    return (newest["id"], cleared.timestamp() if cleared else None, passed)
 
 
 def round_night(*, round_: Round, now: datetime | None = None) -> RoundNight:

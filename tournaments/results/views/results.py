@@ -32,7 +32,7 @@ from tournaments.results.rows import (
     result_match_rows,
     result_row,
 )
-from tournaments.results.selectors.night import RoundNight, round_night
+from tournaments.results.selectors.night import RoundNight, night_state, round_night
 from tournaments.results.selectors.rounds import (
     round_progress,
     round_progress_counted,
@@ -215,9 +215,15 @@ def results_etag(
     request: HttpRequest, tournament: Tournament, round_: Round, correcting: bool = False
 ) -> str:
     """Changes with any game of the round (a report, a confirmation, an entry bumps the
-    game's version) and the round's state; the correcting screen is another page."""
+    game's version), the round's state and its night (a player late, a check, a
+    no-show's time come: `night_state`); the correcting screen is another page."""
     return poll_etag(
-        request, "results", standings_state(tournament), *round_state(round_), correcting
+        request,
+        "results",
+        standings_state(tournament),
+        *round_state(round_),
+        *night_state(round_),
+        correcting,
     )
 
 
