@@ -371,3 +371,16 @@ def test_the_results_screens_poll_sees_a_player_say_she_is_late(client):
     seat_late(seat=seats[2], by=Actor.player(seats[2]))
     again = client.get(url, HTTP_IF_NONE_MATCH=etag, **poll)
     assert again.status_code == 200 and "late since" in again.content.decode()
+
+
+@pytest.mark.django_db
+def test_beats_task_forfeits_by_the_servers_clock_and_twice_is_once():
+    from tournaments.tasks import no_show_sweep_task
+
+    round_, seats = _night(no_show_minutes=10, no_show_forfeit=True)
+    seat_seen(seat=seats[0], by=BY)
+    assert no_show_sweep_task() == 0  # 10 minutes have not passed on the server's clock
+    Round.objects.filter(pk=round_.pk).update(published_at=timezone.now() - timedelta(minutes=11))
+    assert no_show_sweep_task() == 1
+    assert no_show_sweep_task() == 0
+    assert SeatNotice.objects.get(kind="forfeit").seat_id == seats[1].pk
