@@ -173,6 +173,30 @@ def test_a_pantarei_setup_survives_the_round_trip_and_replays(organiser):
     assert copy_game.out_list(2) == Game.objects.get(pk=game.pk).out_list(2)
 
 
+def test_a_pentagame_recorded_by_moves_survives_the_round_trip_with_its_colours_out(organiser):
+    """A record's replay names the colours out ("yellow"), where pieces out entered by
+    hand give letters ("y"); the document of a game recorded by moves imports again
+    (it was refused: the schema took letters only; found by the two-site test)."""
+    tournament = tournament_with_players(2, club=organiser.organised_clubs.get())
+    round_ = round_pair_next(tournament=tournament, by=Actor.command())
+    round_publish(round=round_, by=Actor.command())
+    game = Game.objects.get(table__round=round_, number=1)
+    moves, setup = random_record("pentagame", 2, seed=3)
+    game_record_moves(game=game, moves=moves, finished=True, setup=setup, by=DIRECTOR)
+    document = tournament_export_document(tournament=tournament)
+    names = [
+        c
+        for cs in document["rounds"][0]["tables"][0]["games"][0]["colours_out"].values()
+        for c in cs
+    ]
+    assert any(len(c) > 1 for c in names)
+    imported = tournament_import_document(
+        document=renamed(document), players_by_name=True, by=Actor.director(organiser)
+    )
+    again = tournament_export_document(tournament=imported)
+    assert again["rounds"] == document["rounds"]
+
+
 def test_an_unconfirmed_report_stays_unconfirmed_with_its_reporter(organiser):
     tournament = tournament_with_players(2, club=organiser.organised_clubs.get())
     round_ = round_pair_next(tournament=tournament, by=Actor.command())

@@ -106,6 +106,13 @@ class EntryDocument(serializers.Serializer):
     skips = serializers.ListField(child=SkipDocument(), max_length=99, required=False, default=list)
 
 
+# A colour out: a letter as entered with pieces out (w b r y g), or the engine's colour
+# name (white, blue …) as a record's replay gives it: a game recorded by moves exports
+# the names, and its document must import again.
+def colour_out() -> serializers.CharField:
+    return serializers.CharField(max_length=12)
+
+
 class SubmissionDocument(serializers.Serializer):
     """One result submission: a director's entry, or the report of the player at a seat
     position. Replayed in order through the result services."""
@@ -117,7 +124,7 @@ class SubmissionDocument(serializers.Serializer):
     out = serializers.ListField(child=serializers.IntegerField(**SMALL), max_length=4)
     moves = serializers.ListField(child=serializers.CharField(max_length=200), max_length=5000)
     colours_out = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField(max_length=1), max_length=5)
+        child=serializers.ListField(child=colour_out(), max_length=5)
     )
     setup = serializers.DictField()
 
@@ -132,7 +139,7 @@ class GameDocument(serializers.Serializer):
         child=serializers.IntegerField(allow_null=True, **SMALL), max_length=4
     )
     colours_out = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField(max_length=1), max_length=5)
+        child=serializers.ListField(child=colour_out(), max_length=5)
     )
     moves = serializers.ListField(child=serializers.CharField(max_length=200), max_length=5000)
     # Version 2: the setup of the move record and every submission, in order.
