@@ -205,6 +205,35 @@ def backup(target: Path, database: Path) -> None:
         source.close()
 
 
+def push_loop(every: float) -> None:
+    """Publish the events of a club linked to its site (docs/venue.md, "The link"), in a
+    thread of the one process: pushes what the site has not acknowledged, backs off
+    while there is no link, and does nothing until a club is linked."""
+    import logging
+    import threading
+
+    from django.db import close_old_connections
+
+    from tournaments.core.actor import Actor
+    from tournaments.link.services import pushes_due
+
+    log = logging.getLogger("tournaments.link")
+
+    def run() -> None:
+        stop = threading.Event()
+        while not stop.wait(every):
+            try:
+                for slug, outcome in pushes_due(by=Actor.command()):
+                    if outcome.state == "failed":
+                        log.warning("push of %s: %s", slug, outcome.message)
+            except Exception:  # noqa: BLE001 - the loop outlives any one push's fault
+                log.exception("the push loop failed once; it tries again")
+            finally:
+                close_old_connections()
+
+    threading.Thread(target=run, name="venue-push", daemon=True).start()
+
+
 def main(argv: list[str]) -> None:
     import django
 
@@ -227,6 +256,7 @@ def main(argv: list[str]) -> None:
     host, port = venue_addr()
     organiser = ensure_organiser(sys.stdout)
     banner(host, port, organiser, str(database["NAME"]), sys.stdout)
+    push_loop(float(env_str("AGON_VENUE_PUSH_SECONDS", "5")))
     uvicorn.run(
         "config.asgi:application",
         host=host,

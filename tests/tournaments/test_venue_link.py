@@ -34,6 +34,7 @@ from tournaments.link.services import (
     venue_token_revoke,
 )
 from tournaments.models import (
+    Entry,
     Game,
     Player,
     Ply,
@@ -75,20 +76,34 @@ def play_round(tournament: Tournament, close: bool = True) -> Round:
     return round_
 
 
-def venue_night(organiser, rounds: int = 2) -> Tournament:
+def venue_night(organiser, rounds: int = 2, slug: str = "night") -> Tournament:
+    club = organiser.organised_clubs.get()
+    # Made in a club of its own, then moved: the factory names every event's players
+    # P01, P02 … and a club has each name once.
     tournament = tournament_with_players(
         6,
-        club=organiser.organised_clubs.get(),
-        slug="night",
+        club=ClubFactory(),
+        slug=slug,
         published=True,
         rounds_planned=max(5, rounds + 1),
     )
-    # The venue's players are the club's (an event prepared on the site, or the venue's
-    # copy of the club's list).
-    Player.objects.filter(entries__tournament=tournament).update(club=tournament.club)
+    Tournament.objects.filter(pk=tournament.pk).update(club=club)
+    tournament.club = club
+    into_club(tournament)
     for _ in range(rounds):
         play_round(tournament)
     return Tournament.objects.get(pk=tournament.pk)  # as stored: the export reads it so
+
+
+def into_club(tournament: Tournament) -> None:
+    """The event's players are the club's (an event prepared on the site, or the venue's
+    copy of the club's list): the club's player of the same name where it has one."""
+    for entry in tournament.entries.select_related("player"):
+        same = Player.objects.filter(club=tournament.club, name=entry.player.name).first()
+        if same is None:
+            Player.objects.filter(pk=entry.player_id).update(club=tournament.club)
+        else:
+            Entry.objects.filter(pk=entry.pk).update(player=same)
 
 
 def as_site(document: dict[str, Any]) -> dict[str, Any]:
@@ -468,3 +483,42 @@ def test_the_event_page_takes_over_and_hands_back_an_event_run_at_a_venue(organi
     client.post(f"/t/{site.slug}/manage/link/", {"action": "hand_back"})
     assert written_elsewhere(site) == "venue"
     assert client.post(f"/t/{site.slug}/manage/link/", {"action": "nonsense"}).status_code == 302
+
+
+def test_a_token_whose_maker_no_longer_organises_the_club_is_refused(organiser, token):
+    venue = venue_night(organiser, rounds=1)
+    body, _, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
+    organiser.organised_clubs.get().organisers.remove(organiser)
+    before = counts()
+    answer = post(Client(), body, token.secret)
+    assert answer.status_code == 403
+    assert "no longer organises" in answer.json()["error"]["message"]
+    assert counts() == before
+
+
+def test_an_event_prepared_on_the_site_and_run_at_the_venue_is_published_back_into_it(
+    organiser, token
+):
+    """Prepared at home (entries, settings), taken to the venue as its export, played
+    there: its first push hands the site's event to the venue, with its players."""
+    prepared = venue_night(organiser, rounds=0, slug="night-site")
+    document = tournament_export_document(tournament=prepared)
+    # At the venue: the same event under its own slug (this test's one database).
+    venue = venue_night(organiser, rounds=0)
+    assert [e["player"] for e in document["entries"]] == [
+        e.player.name for e in venue.entries.order_by("seed")
+    ]
+    play_round(venue)
+    push_all(venue, token)
+    site = Tournament.objects.get(pk=prepared.pk)
+    assert written_elsewhere(site) == "venue"
+    same_event(venue, site)
+
+
+def test_an_event_already_played_on_the_site_is_not_taken_by_a_venue(organiser, token):
+    venue_night(organiser, rounds=1, slug="night-site")
+    venue = venue_night(organiser, rounds=1)
+    body, _, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
+    with pytest.raises(ServiceError) as refused:
+        event_push_apply(token=token, payload=body, by=BY)
+    assert "run on this site" in refused.value.message

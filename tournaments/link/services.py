@@ -215,6 +215,11 @@ def _apply(
         audit_record(tournament=tournament, by=by, action="venue_push", target=token.name)
         return _applied(tournament, digests, head=True, rounds=sorted(map(int, wanted)))
     event = VenueEvent.objects.select_for_update().filter(tournament=tournament).first()
+    if event is None and tournament.club_id == token.club_id and not tournament.rounds.exists():
+        # Prepared on the site (entries, settings, season), taken to the venue as its
+        # export, and run there: the site hands it to the venue at its first push.
+        event = VenueEvent.objects.create(tournament=tournament, token=token)
+        audit_record(tournament=tournament, by=by, action="venue_adopt", target=token.name)
     if event is None or event.token.club_id != token.club_id:
         raise ConflictError(
             _("%(slug)s is run on this site, not at a venue") % {"slug": slug}, field="head"

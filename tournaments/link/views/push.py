@@ -18,6 +18,7 @@ from tournaments.core.actor import Actor
 from tournaments.core.errors import ServiceError
 from tournaments.core.json_errors import error_response, service_error_response
 from tournaments.core.jsonbody import loads
+from tournaments.core.permissions import can_organise
 from tournaments.core.throttles import write_throttled
 from tournaments.link.selectors import venue_token_for
 from tournaments.link.services import OutOfStepError, TakenOverError, event_push_apply
@@ -59,8 +60,16 @@ def push(request: HttpRequest) -> HttpResponse:
         payload: Any = loads(_body(request))
     except (ValueError, EOFError, gzip.BadGzipFile) as exc:
         return error_response(str(exc), status=400, field="body")
+    # The push writes with the rights of the organiser who made the token: one who no
+    # longer organises the club takes the token's rights with them.
+    maker = token.created_by
+    if maker is None or not can_organise(maker, token.club):
+        return error_response(
+            _("the organiser who made this token no longer organises the club; make a new one"),
+            status=403,
+        )
     try:
-        answer = event_push_apply(token=token, payload=payload, by=Actor.command())
+        answer = event_push_apply(token=token, payload=payload, by=Actor.director(maker))
     except OutOfStepError as exc:
         return error_response(
             exc.message,
