@@ -24,6 +24,7 @@ from tournaments.pairing.explain import (
     NEVER,
     ODD,
     POLICY,
+    SEARCH,
     Move,
     TableExplanation,
 )
@@ -75,6 +76,17 @@ def _blocked(move: Move, why: RoundWhy) -> str:
         elif b.why == ABOVE:
             values["partner"] = name(b.partner, b.partner)
             parts.append(_("%(name)s was taken by %(partner)s, ranked higher") % values)
+        elif b.why == SEARCH:
+            values["table"] = str(b.table)
+            parts.append(
+                _(
+                    "%(name)s sits at table %(table)s: with %(name)s and %(top)s together, "
+                    "the book's rule could not seat everyone below as it must (no rematch "
+                    "while any seating avoids one, the table sizes, the 3-player table or "
+                    "the bye where it belongs)"
+                )
+                % values
+            )
         else:
             values["table"] = str(b.table)
             parts.append(_("%(name)s sits at table %(table)s") % values)

@@ -35,7 +35,12 @@ ABOVE = "above"  # she sits with a player ranked higher, who took her first (top
 MET = "met"  # she met the higher player before ("...against whom she has not yet played")
 NEVER = "forbidden"  # the organiser never seats the two together
 BYE = "bye"  # she has the bye
-FREE = "free"  # none of these: the search (or the organiser) seated her elsewhere
+# The book's own search seated her elsewhere: the layout is the book's own pairing
+# (book_rule), so seating her with the higher player would break an earlier criterion
+# of the book's rule further down (no rematch while any arrangement avoids one, the
+# layout of the policy, the 3-player table or bye where the book gives it).
+SEARCH = "search"
+FREE = "free"  # none of these: the organiser (or another method) seated her elsewhere
 # Why a table seats three, or a player has the bye.
 BOOK = "book"  # the book's own choice for the round (warnings.book_rule)
 POLICY = "policy"  # "prefer-triples" seats as many 3-player tables as it can
@@ -63,7 +68,7 @@ class Seated:
 class Block:
     """A player of the higher player's score group, ranked below her and not at her
     table, and why (ABOVE with ``partner``, the player ranked higher she sits with; MET
-    with the ``rounds``; NEVER; BYE; FREE with her ``table``)."""
+    with the ``rounds``; NEVER; BYE; SEARCH or FREE with her ``table``)."""
 
     player: str
     why: str
@@ -96,7 +101,7 @@ class Move:
     def exhausted(self) -> bool:
         """No one was left in ``to``'s group whom she could play: each of them met her,
         may never sit with her, has the bye or was taken by a player ranked higher."""
-        return all(b.why != FREE for b in self.blocked)
+        return all(b.why not in (FREE, SEARCH) for b in self.blocked)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -227,6 +232,14 @@ def explain_round(
     triples = {n for n, t in enumerate(layout.tables, start=1) if len(t) == 3}
     triple_rounds = {p: tuple(sorted(r)) for p, r in (had_triple or {}).items() if r}
     bye_rounds = {p: tuple(sorted(r)) for p, r in (had_bye or {}).items() if r}
+    # The round is the book's own pairing (table for table, the bye alike).
+    book = rules.book
+    book_layout = (
+        book is not None
+        and bool(book.tables)
+        and set(book.tables) == {frozenset(t) for t in layout.tables}
+        and tuple(layout.byes) == (() if book.bye is None else (book.bye,))
+    )
     attached: dict[int, list[PairingWarning]] = {}
     for w in warnings:
         for n in sorted(warning_tables(w, layout, where)):
@@ -260,6 +273,7 @@ def explain_round(
                             met,
                             banned,
                             len(layout.tables),
+                            book_layout,
                         ),
                     )
                 )
@@ -302,6 +316,7 @@ def _blocked(
     met: Mapping[frozenset[str], set[int]],
     banned: set[frozenset[str]],
     tables: int,
+    book_layout: bool,
 ) -> tuple[Block, ...]:
     """Why each player of ``top``'s score group ranked below her sits elsewhere
     (``tables``: how many tables the round has before its byes)."""
@@ -321,6 +336,8 @@ def _blocked(
             blocks.append(Block(q, BYE, table=there))
         elif partner != q and rank.get(partner, 0) < top.rank:
             blocks.append(Block(q, ABOVE, partner=partner, table=there))
+        elif book_layout:
+            blocks.append(Block(q, SEARCH, table=there))
         else:
             blocks.append(Block(q, FREE, table=there))
     return tuple(blocks)

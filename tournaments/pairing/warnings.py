@@ -106,6 +106,10 @@ class BookRule:
     had_bye: Mapping[str, tuple[int, ...]]
     triple: tuple[str, ...] | None = None
     bye: str | None = None
+    # The book's own tables for the round (each as the set of its players; empty when
+    # there is no arrangement): what a round's explanations compare a layout with
+    # (tournaments/pairing/explain.py).
+    tables: tuple[frozenset[str], ...] = ()
 
     def key(
         self, seats: Iterable[str], had: Mapping[str, tuple[int, ...]]
@@ -143,6 +147,7 @@ def book_rule(
     group = {p.id: levels.index(round(p.score * SCORE_QUANTUM)) for p in ranked}
     triple: tuple[str, ...] | None = None
     bye: str | None = None
+    tables: tuple[frozenset[str], ...] = ()
     try:
         pairing = pair_round_or_fallback(
             players,
@@ -157,6 +162,7 @@ def book_rule(
         pairing = None
     if pairing is not None:
         bye = pairing.bye
+        tables = tuple(frozenset(t.seats) for t in pairing.tables)
         sizes = [t.seats for t in pairing.tables if len(t.seats) == 3]
         if policy == "pairs+triple" and bye is None and len(sizes) == 1:
             triple = sizes[0]
@@ -168,6 +174,7 @@ def book_rule(
         had_bye=byes,
         triple=triple,
         bye=bye,
+        tables=tables,
     )
 
 

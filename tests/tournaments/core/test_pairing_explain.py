@@ -19,6 +19,7 @@ from tournaments.pairing.explain import (
     NEVER,
     ODD,
     POLICY,
+    SEARCH,
     explain_round,
     warning_tables,
 )
@@ -207,9 +208,77 @@ def test_explanations_tell_exactly_the_checks_warnings_and_claim_nothing_it_sees
                     assert explained.table(b.table).players[0].rank < top.rank
                 if b.why == BYE:
                     assert b.player in layout.byes
-                if b.why == FREE:
+                if b.why in (FREE, SEARCH):
                     assert b.player not in layout.byes
                     assert explained.table(b.table).players[0].rank > top.rank
+                if b.why == SEARCH:
+                    assert_the_book_could_not_seat_them_together(
+                        players, rules, layout, explained, m.to, b.player
+                    )
+
+
+def _partitions(ids, byes_left):
+    """Every layout of ``ids`` in tables of 2 and 3 and at most ``byes_left`` byes."""
+    if not ids:
+        yield (), ()
+        return
+    first, rest = ids[0], ids[1:]
+    if byes_left:
+        for tables, byes in _partitions(rest, byes_left - 1):
+            yield tables, (first, *byes)
+    for i, b in enumerate(rest):
+        after = rest[:i] + rest[i + 1 :]
+        for tables, byes in _partitions(after, byes_left):
+            yield ((first, b), *tables), byes
+        for j, c in enumerate(after):
+            for tables, byes in _partitions(after[:j] + after[j + 1 :], byes_left):
+                yield ((first, b, c), *tables), byes
+
+
+def assert_the_book_could_not_seat_them_together(players, rules, layout, explained, top, mate):
+    """SEARCH claims that the book's own pairing (the layout) seats ``mate`` away from
+    ``top`` because seating them together breaks an earlier criterion of the book's rule.
+    Checked by brute force on small fields: every layout that keeps the tables of the
+    players ranked above ``top`` and seats the two together has a forbidden pair, more
+    rematches (or as many, when some are unavoidable: the finer rematch rules decide),
+    other table sizes, or its 3-player table or bye later in the book's order."""
+    assert rules.book is not None and set(rules.book.tables) == {
+        frozenset(t) for t in layout.tables
+    }
+    if len(players) > 8:
+        return
+    rank = {s.id: s.rank for t in explained.tables for s in t.players}
+    above = [t for t in layout.tables if min(rank[p] for p in t) < rank[top]]
+    placed = {p for t in above for p in t}
+    rest = [p.id for p in players if p.id not in placed]
+
+    def rematches(ws):
+        return sum(1 for w in ws if w.kind == REMATCH)
+
+    def specials(tables, byes):
+        had = rules.book.had_triple
+        keys = sorted(rules.book.key(t, had) for t in tables if len(t) == 3)
+        return keys, sorted(rules.book.key((p,), rules.book.had_bye) for p in byes)
+
+    book_warnings = rules.warnings(layout)
+    book_sizes = sorted(len(t) for t in layout.tables)
+    book_special = specials(layout.tables, layout.byes)
+    for tables, byes in _partitions(rest, len(layout.byes)):
+        if not any(top in t and mate in t for t in tables):
+            continue
+        alt = ProposedLayout(tables=(*above, *tables), byes=byes)
+        ws = rules.warnings(alt)
+        if any(w.kind == FORBIDDEN for w in ws):
+            continue
+        if rematches(ws) > rematches(book_warnings):
+            continue
+        if rematches(ws) == rematches(book_warnings) > 0:
+            continue
+        if sorted(len(t) for t in alt.tables) != book_sizes:
+            continue
+        assert specials(alt.tables, alt.byes) > book_special, (
+            f"{top} and {mate} could sit together in {alt} as well as the book's {layout}"
+        )
 
 
 def test_the_book_pairing_of_a_field_is_explained_group_by_group():
@@ -298,4 +367,43 @@ def test_a_group_mate_left_free_is_not_called_taken():
     layout = ProposedLayout(tables=(("p1", "p3"), ("p2", "p4")))
     (move,) = explain_round(layout, players, rules).table(1).moves
     assert [(b.player, b.why) for b in move.blocked] == [("p2", FREE)]
+
+
+def test_the_books_search_moving_a_group_mate_away_is_named_and_holds():
+    # Seven players: Anna and Cleo lead on 30, Emil 27 met Finn and Greta at the round 1
+    # 3-player table. The book's 3-player table goes to the lowest group (Finn, Ben,
+    # Dora); with Anna-Cleo, Emil and Greta (who met) would be left: so Anna plays Emil,
+    # Cleo plays Greta (the browser test's event).
+    players = [
+        PairingPlayer(id=n, score=s, seed=i)
+        for i, (n, s) in enumerate(
+            [
+                ("anna", 30),
+                ("cleo", 30),
+                ("emil", 27),
+                ("greta", 18),
+                ("finn", 9),
+                ("ben", 6),
+                ("dora", 6),
+            ],
+            start=1,
+        )
+    ]
+    met = [
+        Meeting("anna", "ben", 1),
+        Meeting("cleo", "dora", 1),
+        Meeting("emil", "finn", 1),
+        Meeting("emil", "greta", 1),
+        Meeting("finn", "greta", 1),
+    ]
+    had = {"emil": [1], "finn": [1], "greta": [1]}
+    rules = rules_for(players, met=met, had_triple=had)
+    book = rules.book
+    layout = ProposedLayout(tables=tuple(tuple(sorted(t)) for t in book.tables))
+    explained = explain_round(layout, players, rules, had_triple=had)
+    anna = next(t for t in explained.tables if "anna" in {s.id for s in t.players})
+    (move,) = anna.moves
+    assert (move.player, move.to) == ("emil", "anna")
+    assert [(b.player, b.why) for b in move.blocked] == [("cleo", SEARCH)]
+    assert_the_book_could_not_seat_them_together(players, rules, layout, explained, "anna", "cleo")
     assert not move.exhausted
