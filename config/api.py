@@ -80,6 +80,27 @@ urlpatterns = [
         results.TimerView.as_view(),
         name="report-timer",
     ),
+    path("report/<str:token>/night/", results.NightView.as_view(), name="report-night"),
+    path(
+        "tournaments/<slug:slug>/rounds/<int:number>/night/",
+        results.RoundNightView.as_view(),
+        name="round-night",
+    ),
+    path(
+        "tournaments/<slug:slug>/notices/<int:notice_id>/undo/",
+        results.NoticeUndoView.as_view(),
+        name="notice-undo",
+    ),
+    path(
+        "tournaments/<slug:slug>/seats/<int:seat_id>/seen/",
+        results.SeatSeenView.as_view(),
+        name="seat-seen",
+    ),
+    path(
+        "tournaments/<slug:slug>/seats/<int:seat_id>/forfeit/",
+        results.SeatForfeitView.as_view(),
+        name="seat-forfeit",
+    ),
     path("rules/replay/", ReplayView.as_view(), name="rules-replay"),
     path("ratings/", LeaderboardView.as_view(), name="leaderboard"),
     path(

@@ -384,3 +384,56 @@ def test_beats_task_forfeits_by_the_servers_clock_and_twice_is_once():
     assert no_show_sweep_task() == 1
     assert no_show_sweep_task() == 0
     assert SeatNotice.objects.get(kind="forfeit").seat_id == seats[1].pk
+
+
+@pytest.mark.django_db
+def test_the_players_night_through_the_api(client):
+    round_, seats = _night()
+    url = f"/api/v1/report/{seats[0].report_token}/night/"
+    answer = client.post(url, {"choice": "late"}, content_type="application/json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["kind"] == "late" and answer.json()["round_number"] is None
+    skip = client.post(url, {"choice": "skip"}, content_type="application/json").json()
+    assert skip["round_number"] == 2
+    bad = client.post(url, {"choice": "sing"}, content_type="application/json")
+    assert bad.status_code == 400
+    assert (
+        client.post(
+            "/api/v1/report/nobody/night/", {"choice": "late"}, content_type="application/json"
+        ).status_code
+        == 404
+    )
+    round_close(round=round_, by=BY, force=True)
+    closed = client.post(url, {"choice": "leave"}, content_type="application/json")
+    assert closed.status_code == 409 and closed.json()["error"]["field"] == "round"
+    assert not SeatNotice.objects.filter(kind="leaving").exists()
+
+
+@pytest.mark.django_db
+def test_the_organisers_night_through_the_api(client):
+    round_, seats = _night(no_show_minutes=10)
+    slug = round_.tournament.slug
+    late = seat_late(seat=seats[2], by=Actor.player(seats[2]))
+    seat_skip_next_round(seat=seats[3], by=Actor.player(seats[3]))
+    user = UserFactory()
+    round_.tournament.directors.add(user)
+    night_url = f"/api/v1/tournaments/{slug}/rounds/1/night/"
+    client.force_login(UserFactory())
+    assert client.get(night_url).status_code in (403, 404)
+    assert client.post(f"/api/v1/tournaments/{slug}/seats/{seats[0].pk}/seen/").status_code == 403
+    client.force_login(user)
+    night = client.get(night_url).json()
+    assert [s["name"] for s in night["late"]] == [seats[2].entry.player.name]
+    assert [n["kind"] for n in night["announced"]] == ["skip"]
+    assert night["no_shows"] == []
+    seen = client.post(f"/api/v1/tournaments/{slug}/seats/{seats[0].pk}/seen/")
+    assert seen.status_code == 200 and seen.json()["kind"] == "seen"
+    undo = client.post(f"/api/v1/tournaments/{slug}/notices/{late.pk}/undo/")
+    assert undo.status_code == 200 and undo.json()["cleared_at"]
+    Round.objects.filter(pk=round_.pk).update(published_at=timezone.now() - timedelta(minutes=11))
+    assert [s["seat"] for s in client.get(night_url).json()["no_shows"]] == [seats[1].pk]
+    forfeit = f"/api/v1/tournaments/{slug}/seats/{seats[1].pk}/forfeit/"
+    assert client.post(forfeit).json() == {"forfeited": True}
+    assert client.post(forfeit).json() == {"forfeited": False}
+    refused = client.post(f"/api/v1/tournaments/{slug}/seats/{seats[3].pk}/forfeit/")
+    assert refused.status_code == 409

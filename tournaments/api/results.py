@@ -23,14 +23,24 @@ from tournaments.api.common import (
 )
 from tournaments.api.permissions import DirectorsWrite
 from tournaments.core.actor import Actor
+from tournaments.desk.services.night import (
+    notice_undo,
+    seat_late,
+    seat_leave_after_round,
+    seat_seen,
+    seat_skip_next_round,
+)
 from tournaments.models import (
     Game,
     ResultSubmission,
     Round,
     Seat,
+    SeatNotice,
 )
 from tournaments.results.offline import idempotent, outcome_body, queued_at
+from tournaments.results.selectors.night import round_night
 from tournaments.results.services import results as result_services
+from tournaments.results.services.no_show import seat_forfeit
 from tournaments.results.services.plies import (
     game_timer_pause,
     game_timer_resume,
@@ -326,3 +336,87 @@ class ConfirmView(WriteThrottled, generics.GenericAPIView):
         data.is_valid(raise_exception=True)
         check_reporting_seat(by, data.validated_data.get("position"))
         return game_answer(game_confirm_sync(game=game, by=by))
+
+
+class NightView(WriteThrottled, generics.GenericAPIView):
+    """A player's night through her own link (docs/results.md, "Players manage their
+    own night"): late, skip the next round, leave after this round; with her seat's
+    actor, as the link's page does. A closed round answers 409 and changes nothing."""
+
+    permission_classes = [AllowAny]
+    serializer_class = s.NightChoiceSerializer
+    services = {"late": seat_late, "skip": seat_skip_next_round, "leave": seat_leave_after_round}
+
+    @extend_schema(request=s.NightChoiceSerializer, responses={200: s.SeatNoticeSerializer})
+    def post(self, request: Request, token: str) -> Response:
+        seat = get_object_or_404(
+            Seat.objects.select_related("table__round", "entry__player"),
+            report_token=token,
+            table__is_bye=False,
+        )
+        data = s.NightChoiceSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        service = self.services[data.validated_data["choice"]]
+        notice = service(seat=seat, by=Actor.player(seat))
+        return Response(s.SeatNoticeSerializer(notice).data)
+
+
+class RoundNightView(TournamentScoped, generics.GenericAPIView):
+    """The organiser's view of a round's night: who is late, who said she is leaving or
+    skipping, who is a no-show now (by the server's clock)."""
+
+    serializer_class = s.RoundNightSerializer
+
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        tournament = self.directors_only()
+        round_ = get_object_or_404(Round, tournament=tournament, number=number)
+        return Response(s.RoundNightSerializer(round_night(round_=round_)).data)
+
+
+def _seat(tournament: Any, seat_id: int) -> Seat:
+    return get_object_or_404(
+        Seat.objects.select_related("table__round", "entry__player"),
+        pk=seat_id,
+        round__tournament=tournament,
+        table__is_bye=False,
+    )
+
+
+class NoticeUndoView(TournamentScoped, generics.GenericAPIView):
+    """The organiser undoes a player's notice: re-admitted, the skip taken back, the
+    late flag cleared."""
+
+    serializer_class = s.SeatNoticeSerializer
+
+    @extend_schema(request=None, responses={200: s.SeatNoticeSerializer})
+    def post(self, request: Request, slug: str, notice_id: int) -> Response:
+        notice = get_object_or_404(
+            SeatNotice.objects.select_related("seat__table", "seat__entry__player"),
+            pk=notice_id,
+            seat__round__tournament=self.tournament(),
+        )
+        return director_action(request, notice_undo, out=s.SeatNoticeSerializer, notice=notice)
+
+
+class SeatSeenView(TournamentScoped, generics.GenericAPIView):
+    """The organiser's check: this seat's player is at her table."""
+
+    serializer_class = s.SeatNoticeSerializer
+
+    @extend_schema(request=None, responses={200: s.SeatNoticeSerializer})
+    def post(self, request: Request, slug: str, seat_id: int) -> Response:
+        seat = _seat(self.tournament(), seat_id)
+        return director_action(request, seat_seen, out=s.SeatNoticeSerializer, seat=seat)
+
+
+class SeatForfeitView(TournamentScoped, generics.GenericAPIView):
+    """The organiser forfeits a no-show: her table's games without a result are
+    entered through the one result path (docs/scoring.md, "Forfeits")."""
+
+    serializer_class = s.ForfeitSerializer
+
+    @extend_schema(request=None, responses={200: s.ForfeitSerializer})
+    def post(self, request: Request, slug: str, seat_id: int) -> Response:
+        seat = _seat(self.tournament(), seat_id)
+        notice = seat_forfeit(seat=seat, by=Actor.director(request.user))
+        return Response(s.ForfeitSerializer({"forfeited": notice is not None}).data)

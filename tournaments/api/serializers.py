@@ -622,6 +622,54 @@ class AcceptSerializer(CorrectionSerializer):
     )
 
 
+class NightChoiceSerializer(serializers.Serializer):
+    choice = serializers.ChoiceField(
+        choices=["late", "skip", "leave"],
+        help_text="What the player says of her night (docs/results.md): `late` (her table "
+        "is asked to wait), `skip` (the next round), `leave` (after this round).",
+    )
+
+
+class SeatNoticeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField(help_text="leaving, skip, late, seen (a check) or forfeit")
+    at = serializers.DateTimeField(help_text="when it was said, by the server's clock")
+    round_number = serializers.IntegerField(
+        allow_null=True, help_text="the round skipped (a skip); empty otherwise"
+    )
+    seat = serializers.IntegerField(source="seat_id")
+    name = serializers.CharField(source="seat.entry.player.name")
+    table = serializers.IntegerField(source="seat.table.number")
+    cleared_at = serializers.DateTimeField(
+        allow_null=True, help_text="undone by the organiser (or a late flag cleared)"
+    )
+
+
+class NightSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(source="seat.pk")
+    name = serializers.CharField()
+    table = serializers.IntegerField()
+    late_since = serializers.DateTimeField(source="late.at", allow_null=True, default=None)
+
+
+class RoundNightSerializer(serializers.Serializer):
+    """A round's players' notices and no-shows (docs/results.md)."""
+
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="when an unseen seat becomes a no-show (server clock)"
+    )
+    late = NightSeatSerializer(many=True, help_text="announced late and not seen since")
+    no_shows = NightSeatSerializer(many=True, help_text="offered to the organiser as forfeits")
+    announced = serializers.SerializerMethodField(help_text="leaving and skip notices")
+
+    def get_announced(self, night: Any) -> list[dict[str, Any]]:
+        return [SeatNoticeSerializer(notice).data for _seat, notice in night.announced]
+
+
+class ForfeitSerializer(serializers.Serializer):
+    forfeited = serializers.BooleanField(help_text="false: the seat was forfeited already")
+
+
 class ConfirmSerializer(serializers.Serializer):
     position = serializers.IntegerField(
         required=False,
