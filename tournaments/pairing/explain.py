@@ -216,10 +216,12 @@ def explain_round(
     rank = {p.id: i for i, p in enumerate(ranked, start=1)}
     score = {p.id: p.score for p in ranked}
     levels = sorted({round(p.score * SCORE_QUANTUM) for p in ranked}, reverse=True)
-    group = {p.id: levels.index(round(p.score * SCORE_QUANTUM)) + 1 for p in ranked}
-    sizes: dict[int, int] = {}
+    level_group = {level: i for i, level in enumerate(levels, start=1)}
+    group = {p.id: level_group[round(p.score * SCORE_QUANTUM)] for p in ranked}
+    members: dict[int, list[PairingPlayer]] = {}  # each group's players, in rank order
     for p in ranked:
-        sizes[group[p.id]] = sizes.get(group[p.id], 0) + 1
+        members.setdefault(group[p.id], []).append(p)
+    sizes = {g: len(ps) for g, ps in members.items()}
     groups = tuple((levels[g - 1] / SCORE_QUANTUM, sizes[g]) for g in sorted(sizes))
     warnings = tuple(rules.warnings(layout))
     where = _where(layout)
@@ -265,8 +267,7 @@ def explain_round(
                         _blocked(
                             top,
                             table,
-                            ranked,
-                            group,
+                            members[top.group],
                             rank,
                             where,
                             tops,
@@ -308,8 +309,7 @@ def explain_round(
 def _blocked(
     top: Seated,
     table: tuple[str, ...],
-    ranked: Sequence[PairingPlayer],
-    group: Mapping[str, int],
+    mates: Sequence[PairingPlayer],
     rank: Mapping[str, int],
     where: Mapping[str, int],
     tops: Mapping[int, str],
@@ -318,12 +318,12 @@ def _blocked(
     tables: int,
     book_layout: bool,
 ) -> tuple[Block, ...]:
-    """Why each player of ``top``'s score group ranked below her sits elsewhere
-    (``tables``: how many tables the round has before its byes)."""
+    """Why each player of ``top``'s score group (``mates``, in rank order) ranked below
+    her sits elsewhere (``tables``: how many tables the round has before its byes)."""
     blocks: list[Block] = []
-    for p in ranked:
+    for p in mates:
         q = p.id
-        if group[q] != top.group or rank[q] <= top.rank or q in table or q not in where:
+        if rank[q] <= top.rank or q in table or q not in where:
             continue
         pair = frozenset((q, top.id))
         there = where[q]
