@@ -16,7 +16,7 @@ class WebhookForm(forms.Form):
         widget=forms.URLInput(attrs={"placeholder": "https://example.org/agon-hook"}),
     )
     events = forms.MultipleChoiceField(
-        label=_("Events"),
+        label=_("Events to send"),
         choices=WebhookEvent.choices,
         widget=forms.CheckboxSelectMultiple,
         initial=list(WebhookEvent.values),
