@@ -17,6 +17,9 @@ from tournaments.models import Club, SiteLink
 
 class Command(BaseCommand):
     help = "Push this venue's events to the club's site (once, or --loop)."
+    # Started again and again by the organiser or a loop: the system checks (2 s of CPU)
+    # belong to the server's start, not to each push.
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--club", help="the club's slug (to link it, or publish its events)")
