@@ -11,7 +11,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from tournaments.core.errors import ConflictError
-from tournaments.models import Club, EventPush, Tournament, VenueEvent
+from tournaments.models import Club, EventPush, Round, Tournament, VenueEvent
 
 # Set while a venue's push is applied (tournaments/link): the one writer of an event run
 # at a venue, which replays the venue's results through the same services.
@@ -80,6 +80,29 @@ def refuse_if_written_elsewhere(*, run_at_venue: bool, taken_over_on_site: bool)
             _("this event was taken over on the club's site; it is read-only here"),
             field="tournament",
         )
+
+
+def lock_tournament(*, pk: int) -> Tournament:
+    """The tournament's row locked for a write, as the desk's services take it, refused
+    (409) when the event is written elsewhere (docs/venue.md): in the same statement."""
+    locked = Tournament.objects.select_for_update().annotate(**written_elsewhere_q("pk")).get(pk=pk)
+    refuse_if_written_elsewhere(
+        run_at_venue=locked.run_at_venue, taken_over_on_site=locked.taken_over_on_site
+    )
+    return locked
+
+
+def lock_round(*, pk: int) -> Round:
+    """The round's row locked for a write, refused as `lock_tournament` refuses."""
+    locked = (
+        Round.objects.select_for_update()
+        .annotate(**written_elsewhere_q("tournament_id"))
+        .get(pk=pk)
+    )
+    refuse_if_written_elsewhere(
+        run_at_venue=locked.run_at_venue, taken_over_on_site=locked.taken_over_on_site
+    )
+    return locked
 
 
 def written_elsewhere(tournament: Tournament | int) -> str | None:

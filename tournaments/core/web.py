@@ -15,9 +15,8 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournaments.core.errors import ConflictError, ServiceError
-from tournaments.core.json_errors import error_response
-from tournaments.core.permissions import can_direct, can_view, check_written_here
+from tournaments.core.errors import ServiceError
+from tournaments.core.permissions import can_direct, can_view
 from tournaments.core.visibility import season_by_slugs
 from tournaments.models import Game, Round, Season, Tournament
 
@@ -33,18 +32,6 @@ def director_required(view: View) -> View:
         tournament = _tournament_or_404(slug)
         if not can_direct(request.user, tournament):
             raise PermissionDenied(_("only this tournament's directors may do that"))
-        if request.method not in ("GET", "HEAD", "OPTIONS"):
-            try:
-                check_written_here(tournament)
-            except ConflictError as exc:
-                # Refused before the view: a script or htmx gets the one error shape, a
-                # plain form the run page with the reason, as any refused action.
-                if getattr(request, "htmx", False) or "application/json" in request.headers.get(
-                    "Accept", ""
-                ):
-                    return error_response(exc.message, status=409, field=exc.field)
-                messages.error(request, exc.message)
-                return to_run_page(tournament)
         return view(request, tournament, *args, **kwargs)
 
     return wrapper

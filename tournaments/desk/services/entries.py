@@ -19,6 +19,7 @@ from tournaments.core.actor import Actor, require_actor
 from tournaments.core.audit import audit_record
 from tournaments.core.errors import ConflictError, ServiceError
 from tournaments.core.freshness import standings_changed, standings_changed_for_players
+from tournaments.core.permissions import lock_tournament
 from tournaments.models import Entry, Player, Round, Season, Skip, Tournament
 from tournaments.standings.selectors.seasons import season_ranks
 from tournaments.standings.selectors.standings import tournament_standings
@@ -273,7 +274,7 @@ def entry_add(
     rating = _clean_rating(rating)
     missed = _clean_score(missed_round_score)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = lock_tournament(pk=tournament.pk)
         open_for_entries(tournament)
         line = _match(_club_players(tournament), 1, name, rating)
         if line.doubtful and player_choice is None:
@@ -441,7 +442,7 @@ def entries_reseed_by_rating(
     require_actor(by)
     prior = _prior_ranks(tournament, source) if source is not None else {}
     with transaction.atomic():
-        open_for_entries(Tournament.objects.select_for_update().get(pk=tournament.pk))
+        open_for_entries(lock_tournament(pk=tournament.pk))
         # The entries only: their players are read (a plain FOR UPDATE would lock the
         # joined players too, which a rating job's writes wait for; issue 41).
         entries = list(
@@ -563,7 +564,7 @@ def entry_update(
         _UNCHANGED if missed_round_score is _UNCHANGED else _clean_score(missed_round_score)
     )
     with transaction.atomic():
-        Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+        lock_tournament(pk=entry.tournament_id)
         locked = _locked(entry)
         before: dict[str, Any] = {}
         after: dict[str, Any] = {}
@@ -636,7 +637,7 @@ def entry_delete(*, entry: Entry, by: Actor) -> None:
     who has played is withdrawn instead: their games are history."""
     require_actor(by)
     with transaction.atomic():
-        open_for_entries(Tournament.objects.select_for_update().get(pk=entry.tournament_id))
+        open_for_entries(lock_tournament(pk=entry.tournament_id))
         locked = _locked(entry)
         first = locked.seats.order_by("round__number").values_list("round__number", flat=True)
         if first.exists():
@@ -669,7 +670,7 @@ def entry_withdraw(*, entry: Entry, by: Actor) -> Entry:
     """Not paired from the next round on; rounds played stay in the standings."""
     require_actor(by)
     with transaction.atomic():
-        open_for_entries(Tournament.objects.select_for_update().get(pk=entry.tournament_id))
+        open_for_entries(lock_tournament(pk=entry.tournament_id))
         entry = _locked(entry)
         if entry.status == Entry.Status.WITHDRAWN:
             return entry
@@ -694,7 +695,7 @@ def entry_readmit(*, entry: Entry, by: Actor) -> Entry:
     count as absences."""
     require_actor(by)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+        tournament = lock_tournament(pk=entry.tournament_id)
         open_for_entries(tournament)
         entry = _locked(entry)
         if entry.status != Entry.Status.WITHDRAWN:
@@ -720,7 +721,7 @@ def entry_skip(*, entry: Entry, round_number: int, bye: bool = False, by: Actor)
     scored as the tournament's bye (a requested bye) or its absence."""
     require_actor(by)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+        tournament = lock_tournament(pk=entry.tournament_id)
         open_for_entries(tournament)
         entry = _locked(entry)
         if entry.status == Entry.Status.WITHDRAWN:
@@ -766,7 +767,7 @@ def entry_unskip(*, entry: Entry, round_number: int, by: Actor) -> None:
     if not 1 <= round_number <= 99:
         raise ServiceError(_("choose a round from 1 to 99"), field="round_number")
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+        tournament = lock_tournament(pk=entry.tournament_id)
         open_for_entries(tournament)
         if round_number <= _current_round_number(tournament):
             raise ConflictError(
@@ -790,7 +791,7 @@ def entry_check_in(*, entry: Entry, present: bool = True, by: Actor) -> Entry:
     checked in are paired."""
     require_actor(by)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+        tournament = lock_tournament(pk=entry.tournament_id)
         open_for_entries(tournament)
         locked = _locked(entry)
         if present and locked.status == Entry.Status.WITHDRAWN:
@@ -814,7 +815,7 @@ def entries_check_in_all(*, tournament: Tournament, by: Actor) -> int:
     """Check in everyone entered and not withdrawn; returns how many were checked in."""
     require_actor(by)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = lock_tournament(pk=tournament.pk)
         open_for_entries(tournament)
         count = (
             tournament.entries.exclude(status=Entry.Status.WITHDRAWN)

@@ -15,6 +15,7 @@ from tournaments.core.actor import Actor, require_actor
 from tournaments.core.audit import audit_record
 from tournaments.core.errors import ConflictError, ServiceError
 from tournaments.core.freshness import standings_changed
+from tournaments.core.permissions import lock_tournament
 from tournaments.models import Entry, Round, Seat, Tournament
 from tournaments.pairing import ClubPlayer, Meeting, Pairing, PairingError, club_tables
 
@@ -72,7 +73,7 @@ def evening_close(*, tournament: Tournament, by: Actor) -> Tournament:
     """Close the evening (every round must be closed) and rate it as one period."""
     require_actor(by)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = lock_tournament(pk=tournament.pk)
         if tournament.kind != Tournament.Kind.EVENING:
             raise ServiceError(_("only a club evening is closed as a whole"))
         if tournament.status == Tournament.Status.FINISHED:
@@ -93,7 +94,7 @@ def evening_reopen(*, tournament: Tournament, by: Actor) -> Tournament:
     ratings hear of it through tournaments/signals.py)."""
     require_actor(by)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = lock_tournament(pk=tournament.pk)
         if tournament.kind != Tournament.Kind.EVENING:
             raise ServiceError(_("only a club evening is reopened as a whole"))
         if tournament.status != Tournament.Status.FINISHED:

@@ -15,6 +15,7 @@ from tournaments.core.actor import Actor, require_actor
 from tournaments.core.audit import audit_record
 from tournaments.core.errors import ConflictError, ServiceError
 from tournaments.core.freshness import standings_changed
+from tournaments.core.permissions import lock_round, lock_tournament
 from tournaments.desk.selectors.pre_round import entrants, has_pre_round, pairing_seeds
 from tournaments.desk.services.evenings import evening_tables
 from tournaments.desk.services.pairing_edit import swap_check
@@ -331,7 +332,7 @@ def round_pair_next(*, tournament: Tournament, by: Actor, draw: int | str | None
     require_actor(by)
     try:
         with transaction.atomic():
-            tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+            tournament = lock_tournament(pk=tournament.pk)
             if tournament.status == Tournament.Status.FINISHED:
                 if tournament.kind == Tournament.Kind.EVENING:
                     raise ConflictError(_("the evening is closed; reopen it first"))
@@ -516,7 +517,7 @@ def round_unpublish(*, round: Round, by: Actor) -> Round:  # noqa: A002
     is paired again, to be checked, re-paired or swapped before publishing anew."""
     require_actor(by)
     with transaction.atomic():
-        Tournament.objects.select_for_update().get(pk=round.tournament_id)
+        lock_tournament(pk=round.tournament_id)
         round_ = Round.objects.select_for_update().filter(pk=round.pk).first()
         if round_ is None:
             raise ConflictError(_("this round was deleted meanwhile; reload"), field="round")
@@ -552,7 +553,7 @@ def round_reopen(*, round: Round, by: Actor) -> Round:  # noqa: A002
     of it through tournaments/signals.py). A closed evening is reopened first."""
     require_actor(by)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=round.tournament_id)
+        tournament = lock_tournament(pk=round.tournament_id)
         round_ = Round.objects.select_for_update().filter(pk=round.pk).first()
         if round_ is None:
             raise ConflictError(_("this round was deleted meanwhile; reload"), field="round")
@@ -590,7 +591,7 @@ def round_close(*, round: Round, by: Actor, force: bool = False) -> Round:  # no
     ratings job once committed."""
     require_actor(by)
     with transaction.atomic():
-        round_ = Round.objects.select_for_update().get(pk=round.pk)
+        round_ = lock_round(pk=round.pk)
         if round_.status == Round.Status.CLOSED:
             return round_
         if round_.status != Round.Status.PUBLISHED:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from tournaments.core.errors import ConflictError
+from tournaments.core.permissions import lock_round
 from tournaments.models import Game, Round, Table, Tournament
 from tournaments.pairing.first_move import game_orders
 
@@ -14,7 +15,7 @@ from tournaments.pairing.first_move import game_orders
 def unpublished_round(round_: Round) -> Round:
     """The round locked for a change of its tables, which only an unpublished round allows."""
     try:
-        round_ = Round.objects.select_for_update().get(pk=round_.pk)
+        round_ = lock_round(pk=round_.pk)
     except Round.DoesNotExist:
         # Paired again (a new row) or deleted by someone else while this request waited.
         raise ConflictError(

@@ -21,6 +21,7 @@ from tournaments.core.actor import Actor, require_actor
 from tournaments.core.audit import audit_record
 from tournaments.core.errors import ConflictError, ServiceError
 from tournaments.core.freshness import standings_changed
+from tournaments.core.permissions import lock_tournament
 from tournaments.desk.services.entries import (
     NAME_MAX,
     PASTED_NUMBER,
@@ -93,7 +94,7 @@ def team_add(
     if len(given) != 2:
         raise ServiceError(_("give a rating for each of the two players"), field="ratings")
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = lock_tournament(pk=tournament.pk)
         open_for_entries(tournament)
         if tournament.teams.filter(name=name).exists():
             raise ServiceError(
@@ -191,7 +192,7 @@ def team_form(*, tournament: Tournament, name: str, first: Entry, second: Entry,
     check_team_event(tournament)
     name = _team_name(name)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = lock_tournament(pk=tournament.pk)
         open_for_entries(tournament)
         chosen = []
         for field, entry in (("first", first), ("second", second)):
@@ -230,7 +231,7 @@ def team_rename(*, team: Team, name: str, by: Actor) -> Team:
     require_actor(by)
     name = _team_name(name)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
+        tournament = lock_tournament(pk=team.tournament_id)
         locked = _locked_team(team)
         if name == locked.name:
             return locked
@@ -252,7 +253,7 @@ def team_dissolve(*, team: Team, by: Actor) -> None:
     is withdrawn instead: its games are history."""
     require_actor(by)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=team.tournament_id)
+        tournament = lock_tournament(pk=team.tournament_id)
         open_for_entries(tournament)
         locked = _locked_team(team)
         first = (
@@ -364,7 +365,7 @@ def teams_paste(*, tournament: Tournament, text: str, by: Actor) -> list[Team]:
     if not rows and not problems:
         raise ServiceError(_("the list is empty"), field="teams")
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = lock_tournament(pk=tournament.pk)
         open_for_entries(tournament)
         entries = {e.player.name.casefold(): e for e in tournament.entries.select_related("player")}
         teamed = {e for t in tournament.teams.all() for e in (t.first_id, t.second_id)}

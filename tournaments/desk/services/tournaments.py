@@ -22,7 +22,7 @@ from tournaments.core.actor import Actor, require_actor
 from tournaments.core.audit import audit_record
 from tournaments.core.errors import ConflictError, ServiceError
 from tournaments.core.freshness import standings_changed
-from tournaments.core.permissions import can_direct, can_organise
+from tournaments.core.permissions import can_direct, can_organise, lock_tournament
 from tournaments.desk.services.entries import open_for_entries
 from tournaments.desk.services.seasons import check_season_fits
 from tournaments.desk.services.teams import check_team_settings
@@ -257,7 +257,7 @@ def tournament_update(
     if "tiebreaks" in changes:
         changes["tiebreaks"] = _check_tiebreaks(changes["tiebreaks"])
     with transaction.atomic():
-        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        locked = lock_tournament(pk=tournament.pk)
         changed = {f: v for f, v in changes.items() if getattr(locked, f) != v}
         if "club" in changed and not can_organise(by.permission_user, changed["club"]):
             raise PermissionDenied("only the new club's organisers may move a tournament there")
@@ -335,7 +335,7 @@ def tournament_directors_set(
     if not can_direct(by.permission_user, tournament):
         raise PermissionDenied("only this tournament's directors may name its directors")
     with transaction.atomic():
-        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        locked = lock_tournament(pk=tournament.pk)
         before = sorted(u.get_username() for u in locked.directors.all())
         directors = list(dict.fromkeys(directors))
         after = sorted(u.get_username() for u in directors)
@@ -385,7 +385,7 @@ def tournament_delete(*, tournament: Tournament, by: Actor) -> None:
     if not can_direct(by.permission_user, tournament):
         raise PermissionDenied("only this tournament's directors may delete it")
     with transaction.atomic():
-        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        locked = lock_tournament(pk=tournament.pk)
         _ratings_forget(tournament=locked, by=by)
         visibility_changed_on_commit(locked.pk)
         locked.delete()
@@ -419,7 +419,7 @@ def round_delete(*, round: Round, by: Actor) -> None:  # noqa: A002
     were made from them. A closed club evening is rated as a whole and keeps its rounds."""
     require_actor(by)
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=round.tournament_id)
+        tournament = lock_tournament(pk=round.tournament_id)
         if not can_direct(by.permission_user, tournament):
             raise PermissionDenied("only this tournament's directors may do that")
         locked = Round.objects.select_for_update().filter(pk=round.pk).first()
@@ -462,7 +462,7 @@ def forbidden_pair_add(
     if first.pk == second.pk:
         raise ServiceError(_("choose two different players"), field="second")
     with transaction.atomic():
-        open_for_entries(Tournament.objects.select_for_update().get(pk=tournament.pk))
+        open_for_entries(lock_tournament(pk=tournament.pk))
         pair, created = ForbiddenPair.objects.get_or_create(
             tournament=tournament, first=first, second=second, defaults={"reason": reason}
         )
