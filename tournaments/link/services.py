@@ -36,7 +36,6 @@ from tournaments.core.permissions import can_organise, venue_push_applying
 from tournaments.link.documents import ROUNDS_PER_PUSH, PushDocument, push_body
 from tournaments.link.selectors import token_digest
 from tournaments.models import (
-    AuditEntry,
     Club,
     Entry,
     EventPush,
@@ -52,6 +51,7 @@ from tournaments.models_team import Team
 from tournaments.transfer.documents import TournamentImportDocument, error_lines
 from tournaments.transfer.services import (
     SETTINGS,
+    document_audit_replace,
     document_player_for,
     document_round_import,
     document_tournament_import,
@@ -264,7 +264,7 @@ def _apply(
     Tournament.objects.filter(pk=tournament.pk).update(decider=deciders)
     tournament.decider = deciders
     if head_changed:
-        _audit_replace(tournament, document["audit"])
+        document_audit_replace(tournament=tournament, rows=document["audit"])
         audit_record(tournament=tournament, by=by, action="venue_push", target=token.name)
     return _applied(tournament, digests, head=head_changed, rounds=changed)
 
@@ -356,22 +356,6 @@ def _head_apply(tournament: Tournament, document: dict[str, Any], by: Actor) -> 
 
 def _name(name: str) -> str:
     return " ".join(name.split()).casefold()
-
-
-def _audit_replace(tournament: Tournament, rows: list[dict[str, Any]]) -> None:
-    """The venue's log in place of the one the site had of the event, as an import
-    keeps it: who acted at the venue is a name here, never a user of this site."""
-    AuditEntry.objects.filter(tournament=tournament).delete()
-    for row in rows:
-        entry = AuditEntry.objects.create(
-            tournament=tournament,
-            actor=row.get("actor") or row.get("user") or "",
-            action=row["action"],
-            target=row["target"],
-            before=row["before"],
-            after=row["after"],
-        )
-        AuditEntry.objects.filter(pk=entry.pk).update(at=row["at"])
 
 
 # --- On the venue -------------------------------------------------------------------

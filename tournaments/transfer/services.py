@@ -486,23 +486,10 @@ def document_tournament_import(
         )
         if round_.status == Round.Status.CLOSED:
             closed.append(round_)
-    # The log the document brings, in place of the replay's own entries. Who acted
-    # elsewhere is no user of this site: the name is kept as text, never matched to a
-    # local user of the same name.
     if deciders:
         Tournament.objects.filter(pk=tournament.pk).update(decider=True)
         tournament.decider = True
-    AuditEntry.objects.filter(tournament=tournament).delete()
-    for row in data["audit"]:
-        entry = AuditEntry.objects.create(
-            tournament=tournament,
-            actor=row.get("actor") or row.get("user") or "",
-            action=row["action"],
-            target=row["target"],
-            before=row["before"],
-            after=row["after"],
-        )
-        AuditEntry.objects.filter(pk=entry.pk).update(at=row["at"])
+    document_audit_replace(tournament=tournament, rows=data["audit"])
     audit_record(tournament=tournament, by=by, action="import", target=tournament.name)
     standings_changed(tournament=tournament)
     # Rated like rounds closed here (the listeners queue their jobs on commit).
@@ -513,6 +500,23 @@ def document_tournament_import(
         for round_ in closed:
             signals.round_closed.send(sender=Round, round_id=round_.pk, by=by)
     return tournament
+
+
+def document_audit_replace(*, tournament: Tournament, rows: list[dict[str, Any]]) -> None:
+    """The log a document brings, in place of the one the site had of the event (the
+    replay's own entries). Who acted elsewhere is no user of this site: the name is kept
+    as text, never matched to a local user of the same name."""
+    AuditEntry.objects.filter(tournament=tournament).delete()
+    for row in rows:
+        entry = AuditEntry.objects.create(
+            tournament=tournament,
+            actor=row.get("actor") or row.get("user") or "",
+            action=row["action"],
+            target=row["target"],
+            before=row["before"],
+            after=row["after"],
+        )
+        AuditEntry.objects.filter(pk=entry.pk).update(at=row["at"])
 
 
 def document_round_import(
