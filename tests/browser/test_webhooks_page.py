@@ -5,6 +5,7 @@ phone but the log's own scrolling region. Screenshots go to var/artefacts/."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,10 +15,29 @@ from tests.factories import ClubFactory, UserFactory
 from tests.webhook_receiver import start_receiver, stop_receiver
 
 pytestmark = pytest.mark.browser
+# The accessibility pass's axe and rules (tests/browser/test_accessibility.py): the WCAG
+# 2.x A and AA rules, with 2.2's target size.
+AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 WORDS = {
     "en": {"add": "Add a webhook", "test": "Send a test", "log": "Delivery log"},
     "de": {"add": "Webhook hinzufügen", "test": "Test senden", "log": "Zustellprotokoll"},
 }
+
+
+def axe_violations(browser: Any) -> list[str]:
+    browser.set_script_timeout(60)
+    if not browser.execute_script("return typeof window.axe === 'object'"):
+        browser.execute_script(AXE.read_text(encoding="utf-8"))
+    return browser.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        axe.run(document, {runOnly: {type: 'tag', values: arguments[0]},
+                           resultTypes: ['violations']})
+          .then(r => done(r.violations.map(v => v.id + ': ' +
+              v.nodes.map(n => n.target.join(' ')).join(', '))))
+          .catch(e => done(['axe-error: ' + e]));""",
+        TAGS,
+    )
 
 
 def click(element: Any) -> None:
@@ -59,6 +79,7 @@ def test_an_organiser_adds_a_webhook_sends_a_test_and_reads_the_answer_in_the_lo
     browser.get(browser.find_element(By.LINK_TEXT, words["add"]).get_attribute("href"))
     wait(lambda b: b.find_elements(By.NAME, "url"))
     browser.save_screenshot(str(artefacts / f"webhook-form-1366-{language}.png"))
+    assert axe_violations(browser) == [], ("form", language)
     browser.find_element(By.CSS_SELECTOR, "input[name=url]").send_keys(receiver.url)
     browser.find_element(By.CSS_SELECTOR, "input[name=description]").send_keys("Club-Bot")
     click(browser.find_element(By.CSS_SELECTOR, "form.stacked button[type=submit]"))
@@ -91,3 +112,4 @@ def test_an_organiser_adds_a_webhook_sends_a_test_and_reads_the_answer_in_the_lo
             "return [document.documentElement.scrollWidth, window.innerWidth]"
         )
         assert page <= inner, f"the club page is wider than {width} px"
+        assert axe_violations(browser) == [], (width, language)
