@@ -18,7 +18,7 @@ from tests.factories import ClubFactory, UserFactory, tournament_with_players
 from tournaments.core.actor import Actor
 from tournaments.link.selectors import venue_token_for
 from tournaments.link.services import venue_token_create
-from tournaments.models import EventPush, SiteLink, VenueEvent
+from tournaments.models import EventPush, SiteLink, Tournament, VenueEvent
 
 pytestmark = pytest.mark.browser
 SIZES = {"1366": (1366, 900), "390": (390, 844)}
@@ -47,7 +47,11 @@ def organiser(transactional_db: None) -> Any:
 
 def venue_event(organiser: Any, state: str) -> str:
     club = organiser.organised_clubs.get()
-    tournament = tournament_with_players(6, club=club, slug=f"abend-{state}", published=True)
+    # Its players in a club of their own: the factory names every event's players alike.
+    tournament = tournament_with_players(
+        6, club=ClubFactory(), slug=f"abend-{state}", published=True
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(club=club)
     now = timezone.now()
     link = SiteLink.objects.update_or_create(
         club=club,
@@ -74,7 +78,10 @@ def venue_event(organiser: Any, state: str) -> str:
 
 def site_event(organiser: Any) -> str:
     club = organiser.organised_clubs.get()
-    tournament = tournament_with_players(6, club=club, slug="abend-am-spielort", published=True)
+    tournament = tournament_with_players(
+        6, club=ClubFactory(), slug="abend-am-spielort", published=True
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(club=club)
     token, _secret = venue_token_create(club=club, name="Laptop", by=Actor.director(organiser))
     VenueEvent.objects.create(tournament=tournament, token=token, pushed_at=timezone.now())
     return tournament.slug
@@ -150,7 +157,7 @@ def test_the_club_makes_a_venue_token_shown_once_on_a_phone(
     browser.set_window_size(*SIZES["390"])
     browser.get(f"{live_server.url}/clubs/koeln/venue-tokens/")
     browser.find_element(By.ID, "id_name").send_keys("Laptop 1")
-    browser.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    browser.find_element(By.CSS_SELECTOR, "form:has(#id_name) button[type=submit]").click()
     token = wait(lambda b: b.find_elements(By.CSS_SELECTOR, "#new-token code") or None)[0]
     secret = token.text
     assert secret.startswith("agv_")

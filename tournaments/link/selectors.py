@@ -55,9 +55,13 @@ def event_link(*, tournament: Tournament) -> dict[str, Any]:
     link's state. A few small queries, whatever the event's size."""
     event = VenueEvent.objects.select_related("token").filter(tournament=tournament).first()
     push = EventPush.objects.filter(tournament=tournament).first()
+    link = link_state(club=tournament.club)
+    if link is not None:
+        # The event's own rounds waiting, not those of the club's other events.
+        link["waiting"] = push.waiting_rounds if push and push.handed_over_at is None else 0
     return {
         "venue_event": event,
         "push": push,
-        "link": link_state(club=tournament.club),
+        "link": link,
         "now": timezone.now(),
     }

@@ -462,7 +462,8 @@ def event_push(*, tournament: Tournament, by: Actor) -> PushOutcome:
         try:
             status, answer = _send(link, body)
         except (OSError, ValueError) as exc:
-            return _failed(link, str(exc))
+            # urllib's "<urlopen error [Errno 101] Network is unreachable>": the reason.
+            return _failed(link, str(getattr(exc, "reason", exc)))
         if status == 200:
             EventPush.objects.filter(pk=push.pk).update(
                 acked=answer.get("digests", {}), acked_at=timezone.now()

@@ -329,7 +329,7 @@ def separation_text(side: str, by: str | None, gap: float, name: str) -> str:
     values = {"name": name, "gap": _number(gap)}
     if by is None:
         return (
-            str(gettext_lazy("shares the place with %(name)s: equal on points and every tie-break"))
+            str(gettext_lazy("shares the rank with %(name)s: equal on points and every tie-break"))
             % values
         )
     if by == "score":
