@@ -264,7 +264,7 @@ def _apply(
     Tournament.objects.filter(pk=tournament.pk).update(decider=deciders)
     tournament.decider = deciders
     if head_changed:
-        document_audit_replace(tournament=tournament, rows=document["audit"])
+        document_audit_replace(tournament=tournament, rows=document["audit"], by=by)
         audit_record(tournament=tournament, by=by, action="venue_push", target=token.name)
     return _applied(tournament, digests, head=head_changed, rounds=changed)
 
@@ -326,7 +326,9 @@ def _head_apply(tournament: Tournament, document: dict[str, Any], by: Actor) -> 
         if entry is not None:
             Entry.objects.filter(pk=entry.pk).update(**fields)
         else:
-            player = document_player_for(row, index, tournament.club, by, {}, True)
+            player = document_player_for(
+                row=row, index=index, club=tournament.club, players={}, by_name=True, by=by
+            )
             entry = Entry.objects.create(tournament=tournament, player=player, **fields)
         Skip.objects.filter(entry=entry).delete()
         Skip.objects.bulk_create(

@@ -289,12 +289,13 @@ def _import_teams(
 
 
 def document_player_for(
+    *,
     row: dict[str, Any],
     index: int,
     club: Club,
-    by: Actor,
     players: dict[str, int],
     by_name: bool,
+    by: Actor,
 ) -> Player:
     path = f"entries[{index}].player"
     if row["key"] in players:
@@ -458,7 +459,9 @@ def document_tournament_import(
         tournament.directors.add(by.user)
     entries: dict[str, Entry] = {}
     for i, row in enumerate(data["entries"]):
-        player = document_player_for(row, i, club, by, players, by_name)
+        player = document_player_for(
+            row=row, index=i, club=club, players=players, by_name=by_name, by=by
+        )
         fields = {k: v for k, v in row.items() if k not in ("key", "player", "skips")}
         entries[row["key"]] = Entry.objects.create(tournament=tournament, player=player, **fields)
         Skip.objects.bulk_create(
@@ -489,7 +492,7 @@ def document_tournament_import(
     if deciders:
         Tournament.objects.filter(pk=tournament.pk).update(decider=True)
         tournament.decider = True
-    document_audit_replace(tournament=tournament, rows=data["audit"])
+    document_audit_replace(tournament=tournament, rows=data["audit"], by=by)
     audit_record(tournament=tournament, by=by, action="import", target=tournament.name)
     standings_changed(tournament=tournament)
     # Rated like rounds closed here (the listeners queue their jobs on commit).
@@ -502,10 +505,13 @@ def document_tournament_import(
     return tournament
 
 
-def document_audit_replace(*, tournament: Tournament, rows: list[dict[str, Any]]) -> None:
+def document_audit_replace(
+    *, tournament: Tournament, rows: list[dict[str, Any]], by: Actor
+) -> None:
     """The log a document brings, in place of the one the site had of the event (the
     replay's own entries). Who acted elsewhere is no user of this site: the name is kept
     as text, never matched to a local user of the same name."""
+    require_actor(by)
     AuditEntry.objects.filter(tournament=tournament).delete()
     for row in rows:
         entry = AuditEntry.objects.create(
