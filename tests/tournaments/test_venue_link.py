@@ -15,13 +15,18 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.test import Client
+from hypothesis import HealthCheck, given
+from hypothesis import settings as examples
+from hypothesis import strategies as st
 
 from tests.factories import ClubFactory, PlayerFactory, UserFactory, tournament_with_players
 from tournaments.core.actor import Actor
 from tournaments.core.errors import ServiceError
 from tournaments.core.permissions import written_elsewhere
 from tournaments.desk.services.rounds import round_close, round_pair_next, round_publish
+from tournaments.link import services
 from tournaments.link.documents import ROUNDS_PER_PUSH, push_body
 from tournaments.link.selectors import venue_token_for
 from tournaments.link.services import (
@@ -446,7 +451,8 @@ def test_the_club_page_makes_a_token_shown_once_and_revokes_it(organiser):
     assert venue_token_for(secret) is None
 
 
-def test_only_the_clubs_organisers_see_or_make_its_tokens(organiser):
+def test_only_the_clubs_organisers_see_or_make_its_tokens(organiser, settings):
+    settings.VENUE = True
     client = Client()
     client.force_login(UserFactory(username="visitor"))
     assert client.get("/clubs/kiel/venue-tokens/").status_code == 403
@@ -455,7 +461,8 @@ def test_only_the_clubs_organisers_see_or_make_its_tokens(organiser):
     assert not organiser.organised_clubs.get().venue_tokens.exists()
 
 
-def test_the_venues_link_form_names_the_field_at_fault_and_saves_nothing(organiser):
+def test_the_venues_link_form_names_the_field_at_fault_and_saves_nothing(organiser, settings):
+    settings.VENUE = True
     client = Client()
     client.force_login(organiser)
     page = client.post(
@@ -463,11 +470,27 @@ def test_the_venues_link_form_names_the_field_at_fault_and_saves_nothing(organis
     )
     assert "https://" in page.content.decode()
     assert not SiteLink.objects.exists()
+    for address in ("http://club.example", "https://club.example/?x=", "https://u:p@club.example"):
+        client.post("/clubs/kiel/site-link/", {"site_url": address, "token": "agv_x"})
+        assert not SiteLink.objects.exists(), address
     page = client.post(
         "/clubs/kiel/site-link/", {"site_url": "https://club.example/", "token": "agv_abc"}
     )
     assert page.status_code == 302
     assert SiteLink.objects.get().site_url == "https://club.example"
+
+
+def test_the_club_site_itself_makes_no_link_to_another_address(organiser, settings):
+    """Only the venue's laptop links to a site: the club's site never sends requests to
+    an address its organisers type (it would reach its own network)."""
+    settings.VENUE = False
+    client = Client()
+    client.force_login(organiser)
+    answer = client.post(
+        "/clubs/kiel/site-link/", {"site_url": "https://10.0.0.5", "token": "agv_abc"}
+    )
+    assert answer.status_code == 404
+    assert not SiteLink.objects.exists()
 
 
 def test_the_event_page_takes_over_and_hands_back_an_event_run_at_a_venue(organiser, token):
@@ -522,3 +545,119 @@ def test_an_event_already_played_on_the_site_is_not_taken_by_a_venue(organiser, 
     with pytest.raises(ServiceError) as refused:
         event_push_apply(token=token, payload=body, by=BY)
     assert "run on this site" in refused.value.message
+
+
+def test_a_venue_that_reseeds_after_the_first_push_moves_the_seeds_on_the_site(organiser, token):
+    venue = venue_night(organiser, rounds=0)
+    acked = push_all(venue, token)
+    # Re-seeded at the venue before round 1: the first two players change places.
+    first, second = venue.entries.order_by("seed")[:2]
+    Entry.objects.filter(pk=first.pk).update(seed=100)
+    Entry.objects.filter(pk=second.pk).update(seed=1)
+    Entry.objects.filter(pk=first.pk).update(seed=2)
+    play_round(venue)
+    push_all(venue, token, acked)
+    site = Tournament.objects.get(slug="night-site")
+    same_event(venue, site)
+    assert site.entries.get(seed=1).player_id == second.player_id
+
+
+def test_a_player_renamed_on_the_site_keeps_her_entry_at_the_next_push(organiser, token):
+    venue = venue_night(organiser, rounds=1)
+    acked = push_all(venue, token)
+    site = Tournament.objects.get(slug="night-site")
+    entry = site.entries.get(seed=1)
+    Player.objects.filter(pk=entry.player_id).update(name="Anna Meyer-Schulz")
+    play_round(venue)
+    push_all(venue, token, acked)
+    assert site.entries.get(seed=1).pk == entry.pk
+    assert site.rounds.count() == 2
+
+
+class SiteInProcess:
+    """The club's site answering the venue's push in this process (this test's one
+    database: the event arrives as `night-site`)."""
+
+    def __init__(self, token) -> None:
+        self.token = token
+
+    def __call__(self, link, body):
+        body = copy.deepcopy(body)
+        body["head"]["tournament"]["slug"] = "night-site"
+        try:
+            return 200, event_push_apply(token=self.token, payload=body, by=BY)
+        except TakenOverError as exc:
+            return 409, {"error": {"code": "taken_over", "message": exc.message}}
+        except OutOfStepError as exc:
+            return 409, {"error": {"code": "out_of_step"}, "digests": exc.digests}
+
+
+def test_a_hand_back_on_the_site_reaches_the_venue_through_its_push(organiser, token, monkeypatch):
+    monkeypatch.setattr(services, "_send", SiteInProcess(token))
+    monkeypatch.setattr(services, "PROBE_SECONDS", 0)
+    venue = venue_night(organiser, rounds=1)
+    services.site_link_set(
+        club=venue.club, site_url="https://club.example", token=token.secret, by=BY
+    )
+    services.event_publish(tournament=venue, by=BY)
+    assert services.event_push(tournament=venue, by=BY).state in ("sent", "up_to_date")
+    site = Tournament.objects.get(slug="night-site")
+    event_take_over(tournament=site, by=Actor.director(organiser))
+    assert services.event_push(tournament=venue, by=BY).state == "handed_over"
+    # Read-only at the venue now.
+    game = Game.objects.filter(table__round__tournament=venue, table__is_bye=False).first()
+    with pytest.raises(ServiceError):
+        game_record_out(
+            game=game, out=[0, 3, 1][: game.table.seats.count()], correction=True, by=BY
+        )
+    event_hand_back(tournament=site, by=Actor.director(organiser))
+    services.event_push(tournament=venue, by=BY)
+    assert written_elsewhere(venue) is None
+    play_round(venue)
+    services.pushes_due(by=BY)
+    same_event(venue, site)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 10**6) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+def _paths(value: Any, path: tuple = ()) -> list[tuple]:
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found += _paths(item, (*path, i))
+    return found
+
+
+@examples(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_a_push_damaged_anywhere_is_a_clear_refusal_that_changes_nothing(organiser, token, data):
+    """Any part of a valid push replaced by any JSON value: the service answers with a
+    refusal (ServiceError, PermissionDenied) or applies it; never another exception, and
+    a refusal changes nothing."""
+    venue = Tournament.objects.filter(slug="night").first() or venue_night(organiser, rounds=1)
+    body, _, _ = push_body(as_site(tournament_export_document(tournament=venue)), {})
+    body = json.loads(json.dumps(body))
+    path = data.draw(st.sampled_from(_paths(body)[1:]))
+    target = body
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = data.draw(JSON)
+    before = counts()
+    try:
+        with transaction.atomic():
+            event_push_apply(token=token, payload=body, by=BY)
+            transaction.set_rollback(True)
+    except (ServiceError, PermissionDenied):
+        assert counts() == before

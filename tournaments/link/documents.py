@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 from rest_framework import serializers
@@ -17,6 +18,7 @@ VERSION = 1
 # evening sends it in several pushes, each one transaction on the site.
 ROUNDS_PER_PUSH = 5
 DIGEST = {"max_length": 64, "min_length": 64}
+ROUND_KEY = re.compile(r"[1-9][0-9]{0,3}|10000")
 
 
 def digest(part: Any) -> str:
@@ -35,7 +37,8 @@ class DigestsDocument(serializers.Serializer):
     rounds = serializers.DictField(child=serializers.CharField(**DIGEST))
 
     def validate_rounds(self, value: dict[str, str]) -> dict[str, str]:
-        if len(value) > 10_000 or any(not k.isdigit() or not 1 <= int(k) <= 10_000 for k in value):
+        # ASCII digits only: str.isdigit takes "²" and "１", which int() reads or not.
+        if len(value) > 10_000 or any(not ROUND_KEY.fullmatch(k) for k in value):
             raise serializers.ValidationError("round numbers from 1")
         return value
 

@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import datetime as dt
 import gzip
+import http.client
 import json
 import logging
 import secrets
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import DataError, IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -64,6 +67,10 @@ PUSH_PATH = "/api/v1/venue/push/"
 # The venue's back-off while there is no link: 2, 4, 8 … seconds, at most this.
 MAX_BACKOFF = 120
 PUSH_TIMEOUT = 30
+# An event the site holds whole is asked about this often (was it taken over?).
+PROBE_SECONDS = 30
+# Above any seed an event has (the desk allows 10,000): where seeds wait while they move.
+SEED_OFFSET = 1_000_000
 
 
 # --- On the club's site -------------------------------------------------------------
@@ -140,6 +147,9 @@ def _checked(payload: Any) -> dict[str, Any]:
         lines = error_lines(schema.errors)
         raise ServiceError("; ".join(lines[:3]), field=lines[0].split(":")[0] if lines else None)
     data: dict[str, Any] = schema.validated_data
+    for part in ("club", "tournament"):
+        if not isinstance(data["head"].get(part), dict):
+            raise ServiceError(_("the head names its %(part)s") % {"part": part}, field="head")
     sent = {str(r.get("number")) for r in data["rounds"]}
     if not sent <= set(data["digests"]["rounds"]):
         raise ServiceError(_("every round sent has its digest"), field="digests.rounds")
@@ -238,10 +248,16 @@ def _apply(
     existing = {r.number: r for r in tournament.rounds.all()}
     changed = sorted(int(n) for n, d in wanted.items() if n in sent and held_rounds.get(n) != d)
     gone = sorted(n for n in existing if str(n) not in wanted)
+    head_changed = digests["head"] != held.get("head")
+    # A closed evening is rated as a whole: anything it changes withdraws its rating
+    # first (as reopening it does), and it is rated again once closed.
+    evening = tournament.kind == Tournament.Kind.EVENING
+    was_rated = evening and tournament.status == Tournament.Status.FINISHED
+    if was_rated and (changed or gone or head_changed):
+        signals.history_reopened.send(sender=Tournament, tournament_id=tournament.pk, by=by)
     # Old rounds out first (their seats hold the entries), newest first.
     for number in sorted([*gone, *(n for n in changed if n in existing)], reverse=True):
         _round_remove(existing[number], by)
-    head_changed = digests["head"] != held.get("head")
     deciders = bool(document["tournament"].get("decider"))
     if head_changed:
         _head_apply(tournament, document, by)
@@ -266,6 +282,9 @@ def _apply(
     if head_changed:
         document_audit_replace(tournament=tournament, rows=document["audit"], by=by)
         audit_record(tournament=tournament, by=by, action="venue_push", target=token.name)
+    rerated = was_rated and bool(changed or gone or head_changed)
+    if evening and tournament.status == Tournament.Status.FINISHED and (rerated or not was_rated):
+        signals.evening_closed.send(sender=Tournament, tournament_id=tournament.pk, by=by)
     return _applied(tournament, digests, head=head_changed, rounds=changed)
 
 
@@ -289,18 +308,17 @@ def _applied(
 def _round_remove(round_: Round, by: Actor) -> None:
     """A round the venue changed or deleted: its rated history is forgotten first (the
     ratings listen), then it goes with its tables, seats and games."""
-    if round_.status == Round.Status.CLOSED:
-        signals.history_deleted.send(
-            sender=Tournament, tournament_id=None, round_id=round_.pk, by=by
-        )
+    if round_.status == Round.Status.CLOSED and round_.tournament.kind != Tournament.Kind.EVENING:
+        # Withdrawn as a reopened round is (the ledgers locked: a job rating it now
+        # finishes first), then rated again as a new period when it closes.
+        signals.history_reopened.send(sender=Round, round_id=round_.pk, by=by)
     round_.delete()
 
 
 def _head_apply(tournament: Tournament, document: dict[str, Any], by: Actor) -> None:
     """The event's settings, entries (by their keys), forbidden pairs and teams as the
-    venue has them. An evening closed at the venue is rated once it is closed here."""
+    venue has them."""
     settings = {k: v for k, v in document["tournament"].items() if k in SETTINGS and k != "slug"}
-    was_finished = tournament.status == Tournament.Status.FINISHED
     settings.pop("decider", None)
     Tournament.objects.filter(pk=tournament.pk).update(
         date=document["tournament"].get("date"), **settings
@@ -310,19 +328,37 @@ def _head_apply(tournament: Tournament, document: dict[str, Any], by: Actor) -> 
     rows = {row["key"]: (i, row) for i, row in enumerate(document["entries"])}
     ForbiddenPair.objects.filter(tournament=tournament).delete()
     Team.objects.filter(tournament=tournament).delete()
-    current = {f"e{e.seed}": e for e in tournament.entries.select_related("player")}
+    # Each of the venue's entries is the site's entry of the same player (by name
+    # without regard to case and spacing: the venue may have re-seeded), else the one of
+    # its seed (the player renamed on one side), else a new one.
+    current = list(tournament.entries.select_related("player"))
+    by_name = {_name(e.player.name): e for e in current}
+    matched: dict[str, Entry] = {}
+    for key, (_index, row) in rows.items():
+        found = by_name.get(_name(row["player"]))
+        if found is not None:
+            matched[key] = found
+    taken = {e.pk for e in matched.values()}
+    by_seed = {f"e{e.seed}": e for e in current if e.pk not in taken}
+    for key in rows:
+        if key not in matched and key in by_seed:
+            matched[key] = by_seed.pop(key)
     # Entries the venue no longer has; their seats went with the rounds removed above.
-    for key in [k for k in current if k not in rows]:
-        current.pop(key).delete()
-    # A key is a seed (the export's "e<seed>"): an entry whose key now names another
-    # player (the venue re-seeded) is made anew; its seats went with its rounds above.
-    for key, entry in current.items():
-        if key in rows and _name(entry.player.name) != _name(rows[key][1]["player"]):
-            entry.delete()
-            del current[key]
+    # One still seated in a round the site keeps is the venue's contradiction, named.
+    for entry in by_seed.values():
+        if entry.seats.exists():
+            raise ServiceError(
+                _("entries: %(name)s is seated in a round but no longer entered")
+                % {"name": entry.player.name},
+                field="entries",
+            )
+        entry.delete()
+    # Seeds move in two steps, out of each other's way (a seed is unique in an event).
+    moved = [e.pk for key, e in matched.items() if e.seed != rows[key][1]["seed"]]
+    Entry.objects.filter(pk__in=moved).update(seed=F("seed") + SEED_OFFSET)
     for key, (index, row) in rows.items():
         fields = {k: v for k, v in row.items() if k not in ("key", "player", "skips")}
-        entry = current.get(key)
+        entry = matched.get(key)
         if entry is not None:
             Entry.objects.filter(pk=entry.pk).update(**fields)
         else:
@@ -341,6 +377,8 @@ def _head_apply(tournament: Tournament, document: dict[str, Any], by: Actor) -> 
                 tournament=tournament, first=entries[first], second=entries[second], reason=reason
             )
     for row in document.get("teams", []):
+        if row["first"] not in entries or row["second"] not in entries:
+            raise ServiceError(_("teams: two entry keys of the event"), field="teams")
         Team.objects.create(
             tournament=tournament,
             name=row["name"],
@@ -348,12 +386,6 @@ def _head_apply(tournament: Tournament, document: dict[str, Any], by: Actor) -> 
             first=entries[row["first"]],
             second=entries[row["second"]],
         )
-    if (
-        tournament.kind == Tournament.Kind.EVENING
-        and not was_finished
-        and tournament.status == Tournament.Status.FINISHED
-    ):
-        signals.evening_closed.send(sender=Tournament, tournament_id=tournament.pk, by=by)
 
 
 def _name(name: str) -> str:
@@ -369,7 +401,20 @@ def site_link_set(*, club: Club, site_url: str, token: str, by: Actor) -> SiteLi
     if not can_organise(by.permission_user, club) and by.user is not None:
         raise PermissionDenied(_("only the club's organisers link it to its site"))
     site_url = site_url.strip().rstrip("/")
-    if not site_url.startswith(("http://", "https://")) or len(site_url) > 300:
+    parts = urllib.parse.urlsplit(site_url)
+    # https, so the token never crosses a network in clear; plain http to this machine
+    # alone (a site served beside the venue, the tests). No query or fragment: the push's
+    # path is appended to the address.
+    local = parts.hostname in ("localhost", "127.0.0.1", "::1")
+    if (
+        len(site_url) > 300
+        or not parts.hostname
+        or parts.scheme not in ("https", "http")
+        or (parts.scheme == "http" and not local)
+        or parts.query
+        or parts.fragment
+        or parts.username
+    ):
         raise ServiceError(_("the site's address, starting with https://"), field="site_url")
     token = token.strip()
     if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
@@ -399,9 +444,29 @@ def event_publish(*, tournament: Tournament, by: Actor) -> EventPush:
 
 @dataclass(frozen=True)
 class PushOutcome:
-    state: str  # "sent", "up_to_date", "handed_over", "no_link", "failed"
+    # "sent", "up_to_date", "handed_over", "no_link", "failed" (no link: back off),
+    # "refused" (the site refused this event; the link's other events go on)
+    state: str
     rounds: tuple[int, ...] = ()
     message: str = ""
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A push is never redirected: the token would follow it to another address."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
+
+
+def _answer_of(raw: bytes) -> dict[str, Any]:
+    try:
+        answer = json.loads(raw or b"{}")
+    except ValueError:
+        return {}
+    return answer if isinstance(answer, dict) else {}
 
 
 def _send(link: SiteLink, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -418,14 +483,10 @@ def _send(link: SiteLink, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         },
     )
     try:
-        with urllib.request.urlopen(request, timeout=PUSH_TIMEOUT) as answer:  # noqa: S310
-            return answer.status, json.loads(answer.read(1_000_000) or b"{}")
+        with _OPENER.open(request, timeout=PUSH_TIMEOUT) as answer:
+            return answer.status, _answer_of(answer.read(1_000_000))
     except urllib.error.HTTPError as error:
-        try:
-            detail = json.loads(error.read(100_000) or b"{}")
-        except ValueError:
-            detail = {}
-        return error.code, detail
+        return error.code, _answer_of(error.read(100_000))
 
 
 def _failed(link: SiteLink, message: str) -> PushOutcome:
@@ -448,46 +509,73 @@ def event_push(*, tournament: Tournament, by: Actor) -> PushOutcome:
     push = EventPush.objects.select_related("link").filter(tournament=tournament).first()
     if push is None:
         return PushOutcome("no_link")
-    if push.handed_over_at is not None:
-        return PushOutcome("handed_over")
     link = push.link
     sent_rounds: list[int] = []
     rounds_count = tournament.rounds.count()
     for _attempt in range(2 + rounds_count // ROUNDS_PER_PUSH):
-        body, numbers, left = push_body(
-            tournament_export_document(tournament=tournament), push.acked or {}
-        )
-        EventPush.objects.filter(pk=push.pk).update(waiting=body is not None, waiting_rounds=left)
+        # One reading of the event: a push never mixes two states of it.
+        with transaction.atomic():
+            document = tournament_export_document(tournament=tournament)
+        # Taken over on the site, the venue sends it whole (the site's digests are
+        # forgotten on a hand back): refused while taken over, applied once handed back.
+        acked = {} if push.handed_over_at is not None else (push.acked or {})
+        body, numbers, left = push_body(document, acked)
+        if push.handed_over_at is None:
+            EventPush.objects.filter(pk=push.pk).update(
+                waiting=body is not None, waiting_rounds=left
+            )
         if body is None:
-            SiteLink.objects.filter(pk=link.pk).update(last_ok_at=timezone.now(), failures=0)
-            return PushOutcome("up_to_date", tuple(sent_rounds))
+            stale = push.acked_at is None or push.acked_at < timezone.now() - dt.timedelta(
+                seconds=PROBE_SECONDS
+            )
+            if sent_rounds or not stale:
+                return PushOutcome("up_to_date", tuple(sent_rounds))
+            # Nothing to send, but the site is asked now and then whether it took the
+            # event over: the head alone, with the digests it holds, changes nothing there.
+            whole, _numbers, _left = push_body(document, {})
+            body = {**(whole or {}), "rounds": [], "digests": acked}
+            numbers = []
         try:
             status, answer = _send(link, body)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, http.client.HTTPException) as exc:
             # urllib's "<urlopen error [Errno 101] Network is unreachable>": the reason.
             return _failed(link, str(getattr(exc, "reason", exc)))
         if status == 200:
+            if push.handed_over_at is not None:
+                # Handed back on the site: the venue writes the event again.
+                push.handed_over_at = None
+                audit_record(tournament=tournament, by=by, action="venue_handed_back")
             EventPush.objects.filter(pk=push.pk).update(
-                acked=answer.get("digests", {}), acked_at=timezone.now()
+                acked=answer.get("digests", {}), acked_at=timezone.now(), handed_over_at=None
             )
             SiteLink.objects.filter(pk=link.pk).update(
                 last_ok_at=timezone.now(), failures=0, next_try_at=None, last_error=""
             )
             push.acked = answer.get("digests", {})
+            push.acked_at = timezone.now()
             sent_rounds += numbers
             EventPush.objects.filter(pk=push.pk).update(waiting_rounds=left - len(numbers))
             continue
-        error = answer.get("error") or {}
+        error = answer.get("error") if isinstance(answer.get("error"), dict) else {}
         if status == 409 and error.get("code") == "taken_over":
-            EventPush.objects.filter(pk=push.pk).update(
-                handed_over_at=timezone.now(), waiting=False, waiting_rounds=0
-            )
+            if push.handed_over_at is None:
+                EventPush.objects.filter(pk=push.pk).update(
+                    handed_over_at=timezone.now(), waiting=False, waiting_rounds=0, acked={}
+                )
+            SiteLink.objects.filter(pk=link.pk).update(last_ok_at=timezone.now(), failures=0)
             return PushOutcome("handed_over", tuple(sent_rounds))
         if status == 409 and error.get("code") == "out_of_step":
-            push.acked = answer.get("digests") or {}
+            digests = answer.get("digests")
+            push.acked = digests if isinstance(digests, dict) else {}
             EventPush.objects.filter(pk=push.pk).update(acked=push.acked)
             continue
-        return _failed(link, f"{status}: {error.get('message') or answer}")
+        message = f"{status}: {error.get('message') or status}"
+        if status in (401, 429) or status >= 500:
+            return _failed(link, message)  # the link itself: back off
+        # The site refused this event (a 400, a 403, a 409 of its own): the other events
+        # of the link go on; the reason is on the event's page and in the log.
+        logger.warning("the site refused %s: %s", tournament.slug, message)
+        return PushOutcome("refused", tuple(sent_rounds), message)
     return PushOutcome("sent", tuple(sent_rounds))
 
 
@@ -499,7 +587,6 @@ def pushes_due(*, by: Actor) -> list[tuple[str, PushOutcome]]:
     now = timezone.now()
     due = (
         EventPush.objects.select_related("tournament", "link")
-        .filter(handed_over_at=None)
         .exclude(link__next_try_at__gt=now)
         .order_by("pk")
     )
@@ -508,7 +595,11 @@ def pushes_due(*, by: Actor) -> list[tuple[str, PushOutcome]]:
     for push in due:
         if push.link_id in failed_links:
             continue
-        outcome = event_push(tournament=push.tournament, by=by)
+        try:
+            outcome = event_push(tournament=push.tournament, by=by)
+        except Exception as exc:  # noqa: BLE001 - one event's fault stops no other
+            logger.exception("the push of %s failed", push.tournament.slug)
+            outcome = PushOutcome("refused", message=str(exc)[:300])
         if outcome.state == "failed":
             failed_links.add(push.link_id)
         outcomes.append((push.tournament.slug, outcome))

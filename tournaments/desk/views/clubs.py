@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -53,6 +54,8 @@ def club_detail(request: HttpRequest, club_slug: str) -> HttpResponse:
             "seasons": club_seasons(club),
             "events": events.order_by("-date", "-created_at")[:30],
             "can_organise": organiser,
+            # On the venue's laptop only: the link to the club's site (docs/venue.md).
+            "venue_mode": settings.VENUE,
             # The club's webhooks and their log: its organisers' alone (docs/league.md).
             "webhooks": club_webhooks(club) if organiser else None,
         },

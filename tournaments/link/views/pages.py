@@ -5,6 +5,7 @@ page shows the link's state in a line of its own (`event_link_line`)."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -71,7 +72,11 @@ def venue_token_revoke(request: HttpRequest, club_slug: str, token_id: int) -> H
 @login_required
 @write_throttled
 def site_link(request: HttpRequest, club_slug: str) -> HttpResponse:
-    """On the venue: the club's site and its token, entered once."""
+    """On the venue: the club's site and its token, entered once. Only the venue's
+    server (config/bin/venue) links to another site: the club's site itself never
+    sends requests to an address its organisers type."""
+    if not settings.VENUE:
+        raise Http404(_("a venue's link is made on the venue's laptop"))
     club = _club(request, club_slug)
     if request.method == "POST":
         try:
@@ -108,6 +113,8 @@ def event_link_page(request: HttpRequest, slug: str) -> HttpResponse:
         by = Actor.director(request.user)
         action = request.POST.get("action", "")
         try:
+            if action in ("publish", "push") and not settings.VENUE:
+                raise ServiceError(_("a venue's link is made on the venue's laptop"))
             if action == "publish":
                 services.event_publish(tournament=tournament, by=by)
                 outcome = services.event_push(tournament=tournament, by=by)
@@ -137,6 +144,12 @@ def _told(request: HttpRequest, outcome: services.PushOutcome) -> None:
         messages.error(
             request, _("The club's site did not answer: %(why)s") % {"why": outcome.message}
         )
+    elif outcome.state == "refused":
+        messages.error(
+            request, _("The club's site refused the event: %(why)s") % {"why": outcome.message}
+        )
+    elif outcome.state == "no_link":
+        messages.error(request, _("link the club to its site first"))
     elif outcome.state == "handed_over":
         messages.warning(request, _("The event was taken over on the club's site."))
     else:
