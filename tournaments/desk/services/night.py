@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from tournaments.core.actor import Actor, require_actor
 from tournaments.core.audit import audit_record
 from tournaments.core.errors import ConflictError
+from tournaments.core.permissions import check_written_here
 from tournaments.desk.services.entries import (
     entry_readmit,
     entry_skip,
@@ -38,6 +39,9 @@ def _open_round(seat: Seat) -> Round:
     # The tournament's row first, as the entry services lock it.
     Tournament.objects.select_for_update().filter(rounds__pk=seat.round_id).first()
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=seat.round_id)
+    # One writer at a time (docs/venue.md): not on an event run at a venue, nor at a
+    # venue whose event the club's site took over.
+    check_written_here(round_.tournament_id)
     if round_.tournament.status == Tournament.Status.FINISHED:
         raise ConflictError(_("the event is over"), field="round")
     if round_.status == Round.Status.CLOSED:
