@@ -366,6 +366,8 @@ class RoundNightView(TournamentScoped, generics.GenericAPIView):
     skipping, who is a no-show now (by the server's clock)."""
 
     serializer_class = s.RoundNightSerializer
+    # A read for the event's directors alone: anyone else is refused (403).
+    error_codes = ("403",)
 
     def get(self, request: Request, slug: str, number: int) -> Response:
         tournament = self.directors_only()
