@@ -52,7 +52,7 @@ def page_rows(browser: Any) -> dict[str, float]:
         for name, score in browser.execute_script(
             "return [...document.querySelectorAll('table.standings tbody tr')]"
             ".filter(r => r.cells.length > 2)"
-            ".map(r => [r.cells[1].innerText.trim(), r.cells[2].innerText.trim()])"
+            ".map(r => [r.cells[1].querySelector('a').innerText.trim(), r.cells[2].innerText.trim()])"
         )
     }
 
