@@ -5,8 +5,10 @@ it (issue 42, "What to build" 5): at 390 px there is no field to type into until
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -48,21 +50,26 @@ def test_a_closed_rounds_screen_has_no_field_until_correct_is_pressed_then_an_en
         )
         assert scroll <= inner, (width, scroll, inner)
     note.find_element(By.XPATH, ".//button[contains(., 'Correct a result')]").click()
+
     # The page the press asked for, shown and ready to type in (CI ci16: the field was
     # found while the new page was still being laid out, and was not yet interactable).
-    field = wait(
-        lambda b: next(
-            (
+    # The page's poll may swap the row in afresh between finding the field and typing
+    # (CI ci24: stale); the field found anew is the same field, typed into once.
+    def typed(b: Any) -> bool:
+        try:
+            field = next(
                 f
                 for f in b.find_elements(By.ID, f"out-{game.pk}")
                 if f.is_displayed() and f.is_enabled()
-            ),
-            None,
-        )
-    )
+            )
+            field.clear()
+            field.send_keys("1 3", Keys.TAB)
+        except (StopIteration, StaleElementReferenceException):
+            return False
+        return True
+
     browser.save_screenshot(str(SHOTS / "results-closed-round-correcting-390.png"))
-    field.clear()
-    field.send_keys("1 3", Keys.TAB)
+    wait(typed)
     # The server's answer: the row swapped in with the saved result.
     wait(lambda b: "1:3" in b.find_element(By.CSS_SELECTOR, f"#game-{game.pk} td.state").text)
     browser.get(screen)
